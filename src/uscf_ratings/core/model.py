@@ -1,0 +1,191 @@
+"""The input model: an event, its sections, their players and results.
+
+Frozen dataclasses only; every other layer (file formats, the database, the CLI) builds
+these values and hands them to :func:`uscf_ratings.core.pipeline.rate_section`.
+The names follow the US Chess rating system document of 2025-07-26 (N for games,
+R0 for the prior rating, m for games in the event).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+
+class System(str, enum.Enum):
+    """The six rating systems (2025 text, opening paragraph and footnote 1)."""
+
+    R = "R"  #: over-the-board Regular (OTBR)
+    Q = "Q"  #: over-the-board Quick (OTBQ)
+    B = "B"  #: over-the-board Blitz (OTBB)
+    OR = "OR"  #: online Regular (OLR)
+    OQ = "OQ"  #: online Quick (OLQ)
+    OB = "OB"  #: online Blitz (OLB)
+
+    @property
+    def online(self) -> bool:
+        return self.value.startswith("O")
+
+    @property
+    def speed(self) -> str:
+        """'R', 'Q' or 'B': the speed without the online/over-the-board distinction."""
+        return self.value[-1]
+
+    @property
+    def document_name(self) -> str:
+        """The abbreviation the 2024 and 2025 texts use (OTBR, OLB, ...)."""
+        return ("OL" if self.online else "OTB") + self.speed
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class SectionType(str, enum.Enum):
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    MATCH = "match"  #: an individual match, section 7 of the 2025 text
+    FIDE_FOREIGN = "fide_foreign"  #: a foreign FIDE event, section 6 of the 2025 text
+
+
+class KFactor(str, enum.Enum):
+    FULL = "full"  #: K = 800/(N' + m)
+    HALF = "half"  #: K = 400/(N' + m/2), the 2004 page's "half-K" events
+
+
+#: Result codes of the US Chess rating report. Only W, L and D are rated games.
+RESULT_CODES = ("W", "L", "D", "X", "F", "H", "B", "U")
+PLAYED_CODES = ("W", "L", "D")
+SCORE = {"W": 1.0, "D": 0.5, "L": 0.0}
+
+
+@dataclass(frozen=True)
+class MatchChange:
+    """A rating change from an earlier match, for the 180-day and 3-year caps (section 7)."""
+
+    date: date
+    change: float
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's standing in one system before the event.
+
+    ``games`` is N. The history counts are optional: ``None`` means unknown, which the
+    engine reads as "not all wins or all losses" and "no absolute-floor credit beyond this
+    event".
+    """
+
+    rating: float
+    games: int
+    date: date | None = None  #: when the rating was computed (staleness, section 2)
+    wins: int | None = None
+    draws: int | None = None
+    losses: int | None = None
+    events3: int | None = None  #: events with at least three rated games (N_R, section 5)
+    peak: float | None = None  #: highest established rating attained (section 5)
+    floor: float | None = None  #: a floor set by the office (prize floor, match request)
+    olm: bool = False  #: holds the Original Life Master title (OTBR floor 2200)
+    games_above_2200: int | None = None  #: rated games played while established above 2200
+    match_changes: tuple[MatchChange, ...] = ()
+
+    @property
+    def established(self) -> bool:
+        """Established means based on more than 25 games (2025 text, section 1)."""
+        return self.games > 25
+
+    @property
+    def all_wins(self) -> bool:
+        """Every earlier rated game was a win (section 4.1); unknown counts say no."""
+        return (
+            self.wins is not None
+            and self.games > 0
+            and self.wins == self.games
+            and not self.draws
+            and not self.losses
+        )
+
+    @property
+    def all_losses(self) -> bool:
+        return (
+            self.losses is not None
+            and self.games > 0
+            and self.losses == self.games
+            and not self.draws
+            and not self.wins
+        )
+
+
+@dataclass(frozen=True)
+class InitialRating:
+    """An initial rating assigned by the ratings office (2017 text, section 2)."""
+
+    rating: float
+    games: int = 0
+
+
+@dataclass(frozen=True)
+class FideRating:
+    rating: float
+    date: date | None = None
+
+
+@dataclass(frozen=True)
+class CfcRating:
+    rating: float
+    date: date | None = None
+    canadian_resident: bool = True
+
+
+@dataclass(frozen=True)
+class Result:
+    """One cell of a player's row: a US Chess report code and the opponent's pair number."""
+
+    round: int
+    code: str
+    opponent: int | None = None
+
+    @property
+    def played(self) -> bool:
+        """Only W, L and D are rated games; forfeits, byes and unplayed rounds are not."""
+        return self.code in PLAYED_CODES
+
+
+@dataclass(frozen=True)
+class Player:
+    pair: int
+    id: str
+    name: str = ""
+    birth_date: date | None = None
+    adult: bool | None = None
+    ratings: Mapping[System, Rating] = field(default_factory=dict)
+    initial: Mapping[System, InitialRating] = field(default_factory=dict)
+    fide: FideRating | None = None
+    cfc: CfcRating | None = None
+    results: tuple[Result, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    number: int
+    start_date: date
+    end_date: date
+    players: tuple[Player, ...]
+    name: str = ""
+    time_control: str | None = None
+    online: bool = False
+    type: SectionType = SectionType.SWISS
+    systems: tuple[System, ...] | None = None  #: given systems win over the time control
+    k: KFactor = KFactor.FULL
+    youth: bool = False  #: a youth event, for the FIDE foreign-event conversion (section 6)
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    start_date: date
+    end_date: date
+    sections: tuple[Section, ...]
+    name: str = ""
+    online: bool = False

@@ -1,0 +1,101 @@
+"""What rating a section produces: every number, with the explanation behind it.
+
+A :class:`RatingResult` is one player in one system. It says which rule set and formula
+applied, R0, N, N', K, E, S, the bonus, each step's rating, which floor held, the final
+rating and the state a later event starts from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .floors import Floors
+from .formulas import rounded_rating
+from .initial import Initial
+from .model import KFactor, Rating, SectionType, System
+from .rules import RuleSet
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One of Steps 3, 4 and 5 for one player."""
+
+    step: int
+    formula: str  #: "special" or "standard"
+    opponents: tuple[float, ...]  #: the Ri used, in the order of the player's games
+    n_eff: float  #: N' used (1 in Step 3)
+    unfloored: float  #: the formula's result
+    rating: float  #: after the floor of 100 that follows each step
+    # standard formula
+    k: float | None = None
+    expected: float | None = None  #: E
+    change: float | None = None  #: K(S - E)
+    bonus: float | None = None
+    bonus_eligible: bool | None = None
+    # special formula
+    r0_adjusted: float | None = None  #: R0'
+    score_adjusted: float | None = None  #: S'
+    prior: str | None = None  #: "none", "all wins", "all losses"
+    p: int | None = None
+    tie_rule: bool | None = None
+    capped: bool | None = None  #: the 2700 cap of the special formula applied
+
+
+@dataclass(frozen=True)
+class RatingResult:
+    """One player's rating in one system, and why."""
+
+    system: System
+    pre: float | None  #: the published pre-event rating; None if unrated
+    pre_games: int | None
+    r0: float  #: the pre-event rating or the Step 1 rating
+    n: int  #: N: games the rating is based on (Step 1's N for an unrated player)
+    n_eff: float  #: N' (Step 2)
+    m: int  #: rated games in this event
+    score: float  #: S
+    formula: str  #: "special", "standard", "match", "fide_foreign" or "none"
+    reason: str  #: why that formula
+    initial: Initial | None = None
+    steps: tuple[StepResult, ...] = ()
+    floors: Floors | None = None
+    floor_applied: str | None = None  #: which floor raised the rating, if one did
+    match_cap: str | None = None  #: which match cap limited the change, if one did
+    post: float | None = None  #: None when the player had no rated game
+    games_after: int | None = None
+    state_after: Rating | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def post_rounded(self) -> int | None:
+        return None if self.post is None else rounded_rating(self.post)
+
+    def step(self, number: int) -> StepResult | None:
+        return next((s for s in self.steps if s.step == number), None)
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    pair: int
+    id: str
+    name: str
+    ratings: Mapping[System, RatingResult]
+    pairs: tuple[int, ...] = ()  #: every pair number of a member entered more than once
+
+
+@dataclass(frozen=True)
+class SectionResult:
+    number: int
+    name: str
+    rules: RuleSet
+    systems: tuple[System, ...]
+    type: SectionType
+    k: KFactor
+    dual: bool  #: rated in both Regular and Quick (section 4.2's dual-rated K)
+    players: tuple[PlayerResult, ...] = field(default=())
+
+    def player(self, pair: int) -> PlayerResult:
+        for p in self.players:
+            if pair in p.pairs or p.pair == pair:
+                return p
+        raise KeyError(pair)

@@ -1,0 +1,173 @@
+"""The parts every kind of section is rated with: a player's prior (Steps 1 and 2), one
+step of the special or standard formula, and the history and floors after the event.
+
+:mod:`.pipeline` runs them for Swiss and round-robin sections, :mod:`.match` for
+matches (section 7) and :mod:`.foreign` for foreign FIDE events (section 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from . import floors as floor_rules
+from .formulas import effective_games, standard_rating
+from .initial import Initial, initial_rating
+from .model import Player, Rating, Section, System
+from .results import StepResult
+from .rules import RuleSet
+from .special import special_rating
+
+SPECIAL_MAX_GAMES = 8  #: "If a player's rating R0 from Step 1 is based upon 8 or fewer games"
+STEP_FLOOR = 100.0  #: "If the resulting rating ... is less than 100, then change the rating to 100."
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A member in a section: one or more rows (a member entered twice is one player)."""
+
+    index: int
+    rows: tuple[Player, ...]
+
+    @property
+    def first(self) -> Player:
+        return self.rows[0]
+
+
+@dataclass(frozen=True)
+class Game:
+    opponent: int  #: the opponent's entrant index
+    score: float  #: 1, 0.5 or 0
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A player's position in one system before Step 3: the outcome of Steps 1 and 2."""
+
+    rating: Rating | None  #: None when unrated in this system
+    initial: Initial | None
+    r0: float
+    n: int
+    n_eff: float
+
+    @property
+    def unrated(self) -> bool:
+        return self.rating is None
+
+
+def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section) -> Prior:
+    """Steps 1 and 2 for one player."""
+    rating = next((p.ratings[system] for p in entrant.rows if system in p.ratings), None)
+    if rating is not None:
+        return Prior(rating, None, rating.rating, rating.games,
+                     effective_games(rating.games, rating.rating))
+    initial = initial_rating(entrant.first, system, rules, section.end_date)
+    return Prior(None, initial, initial.rating, initial.games,
+                 effective_games(initial.games, initial.rating))
+
+
+def uses_special(prior: Prior) -> tuple[bool, str]:
+    """Step 4's choice: special for N <= 8 or an all-wins/all-losses history; the choice
+    rests on N, never on N' (a 500-rated player with 20 games uses the standard formula)."""
+    if prior.rating is not None and prior.rating.all_wins:
+        return True, "all earlier games were wins (section 4.1)"
+    if prior.rating is not None and prior.rating.all_losses:
+        return True, "all earlier games were losses (section 4.1)"
+    if prior.n <= SPECIAL_MAX_GAMES:
+        return True, f"N = {prior.n} <= 8 (Step 4)"
+    return False, f"N = {prior.n} > 8 (Step 4)"
+
+
+def special_step(step: int, prior: Prior, n_eff: float, opponents: tuple[float, ...],
+                 score: float) -> StepResult:
+    rating = prior.rating
+    out = special_rating(
+        prior.r0, n_eff, opponents, score,
+        all_wins=rating is not None and rating.all_wins,
+        all_losses=rating is not None and rating.all_losses,
+    )
+    return StepResult(step, "special", opponents, n_eff, out.rating,
+                      max(out.rating, STEP_FLOOR), r0_adjusted=out.r0_adjusted,
+                      score_adjusted=out.score_adjusted, prior=out.prior, p=out.p,
+                      tie_rule=out.tie_rule, capped=out.capped)
+
+
+def standard_step(step: int, prior: Prior, opponents: tuple[float, ...], score: float,
+                  k: float, bonus_threshold: float | None) -> StepResult:
+    out = standard_rating(prior.r0, opponents, score, k, bonus_threshold)
+    return StepResult(step, "standard", opponents, prior.n_eff, out.rating,
+                      max(out.rating, STEP_FLOOR), k=out.k, expected=out.expected,
+                      change=out.change, bonus=out.bonus, bonus_eligible=out.bonus_eligible)
+
+
+def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rating:
+    """The player's history counts after the event (the rating itself is set later).
+
+    Unknown counts stay unknown, except that an unrated player's history starts here.
+    """
+    r = prior.rating
+    wins = sum(1 for g in games if g.score == 1)
+    draws = sum(1 for g in games if g.score == 0.5)
+    losses = len(games) - wins - draws
+
+    def add(before: int | None, here: int) -> int | None:
+        if r is None:
+            return here
+        return None if before is None else before + here
+
+    above_2200 = r is not None and r.established and r.rating > 2200
+    return Rating(
+        rating=prior.r0,
+        games=prior.n + len(games),
+        date=section.end_date,
+        wins=add(r and r.wins, wins),
+        draws=add(r and r.draws, draws),
+        losses=add(r and r.losses, losses),
+        events3=add(r and r.events3, 1 if len(games) >= 3 else 0),
+        peak=_peak(r),
+        floor=r.floor if r else None,
+        olm=bool(r and r.olm),
+        games_above_2200=add(r and r.games_above_2200, len(games) if above_2200 else 0),
+        match_changes=r.match_changes if r else (),
+    )
+
+
+def _peak(r: Rating | None) -> float | None:
+    """The highest established rating attained before this event."""
+    if r is None:
+        return None
+    candidates = [x for x in (r.peak, r.rating if r.established else None) if x is not None]
+    return max(candidates) if candidates else None
+
+
+def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: System,
+               rules: RuleSet) -> floor_rules.Floors:
+    """Every floor of section 5 that holds this player's final rating.
+
+    AF counts this event's wins, draws and (with three or more games) the event itself;
+    earlier counts that are unknown give no credit.
+    """
+    absolute = floor_rules.ABSOLUTE_FLOOR
+    if system in rules.absolute_floor_systems:
+        r = prior.rating
+        wins = sum(1 for g in games if g.score == 1)
+        draws = sum(1 for g in games if g.score == 0.5)
+        absolute = floor_rules.absolute_floor(
+            wins + ((r.wins or 0) if r else 0),
+            draws + ((r.draws or 0) if r else 0),
+            (1 if len(games) >= 3 else 0) + ((r.events3 or 0) if r else 0),
+        )
+    olm = None
+    if system is System.R and (state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES):
+        olm = floor_rules.OLM_FLOOR
+    return floor_rules.Floors(absolute, floor_rules.peak_floor(state.peak), olm, state.floor)
+
+
+def finish_state(state: Rating, final: float) -> Rating:
+    """Set the final rating, the peak and the OLM title in the state after the event."""
+    peak = state.peak
+    if state.games > 25:  # established after the event: the new rating may be a new peak
+        peak = final if peak is None else max(peak, final)
+    olm = state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES
+    return replace(state, rating=final, peak=peak, olm=olm)
+

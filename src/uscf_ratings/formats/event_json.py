@@ -1,0 +1,166 @@
+"""The event JSON format: read it into the core model (schema: schemas/event.schema.json).
+
+The file is checked against the JSON Schema first, every problem reported with its path;
+values the schema cannot check (calendar dates) are checked while building the model.
+Consistency between players (mirrored results, known pair numbers) is checked by the core
+when the section is rated.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from ..core.model import (
+    CfcRating,
+    Event,
+    FideRating,
+    InitialRating,
+    KFactor,
+    MatchChange,
+    Player,
+    Rating,
+    Result,
+    Section,
+    SectionType,
+    System,
+)
+from .errors import Issue, ParseError
+
+
+@cache
+def schema() -> dict[str, Any]:
+    text = resources.files("uscf_ratings").joinpath("schemas/event.schema.json").read_text()
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def read_event(path: Path | str) -> Event:
+    """Read an event JSON file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte {error.start})")]) from None
+    return parse_event(text, str(path))
+
+
+def parse_event(text: str, source: str = "<event>") -> Event:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
+                                        f"not valid JSON: {error.msg}")]) from None
+    return event_from_dict(data, source)
+
+
+def _path(parts: Any) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def event_from_dict(data: Any, source: str = "<event>") -> Event:
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise ParseError(source, [Issue(_path(e.absolute_path), _explain(e)) for e in errors])
+    issues: list[Issue] = []
+    builder = _Builder(issues)
+    event = builder.event(data)
+    if issues:
+        raise ParseError(source, issues)
+    return event
+
+
+def _explain(error: jsonschema.ValidationError) -> str:
+    if error.validator == "pattern" and "results" in map(str, error.absolute_path):
+        return (f"result {error.instance!r} is not a US Chess code: expected W, L or D with the "
+                "opponent's pair number (W8), X or F with an optional pair number, H, B or U")
+    if error.validator == "pattern":
+        return f"{error.instance!r} is not a date as YYYY-MM-DD"
+    return error.message
+
+
+class _Builder:
+    """Turn checked JSON into model objects, noting bad calendar dates as issues."""
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = issues
+
+    def date(self, text: str | None, where: str) -> date | None:
+        if text is None:
+            return None
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            self.issues.append(Issue(where, f"{text!r} is not a calendar date"))
+            return date(1970, 1, 1)
+
+    def event(self, data: dict[str, Any]) -> Event:
+        e = data["event"]
+        start = self.date(e["start_date"], "event.start_date")
+        end = self.date(e.get("end_date"), "event.end_date") or start
+        assert start is not None and end is not None
+        online = bool(e.get("online", False))
+        sections = tuple(self.section(s, f"sections[{i}]", start, end, online)
+                         for i, s in enumerate(data["sections"]))
+        return Event(e["id"], start, end, sections, e.get("name", ""), online)
+
+    def section(self, s: dict[str, Any], where: str, start: date, end: date,
+                online: bool) -> Section:
+        s_start = self.date(s.get("start_date"), f"{where}.start_date") or start
+        s_end = self.date(s.get("end_date"), f"{where}.end_date") or end
+        systems = tuple(System(x) for x in s["systems"]) if "systems" in s else None
+        players = tuple(self.player(p, f"{where}.players[{i}]", s_start)
+                        for i, p in enumerate(s["players"]))
+        return Section(
+            number=s["number"], name=s.get("name", ""), start_date=s_start, end_date=s_end,
+            players=players, time_control=s.get("time_control"),
+            online=s.get("online", online), type=SectionType(s.get("type", "swiss")),
+            systems=systems, k=KFactor(s.get("k", "full")), youth=s.get("youth", False),
+        )
+
+    def player(self, p: dict[str, Any], where: str, section_start: date) -> Player:
+        ratings = {System(k): self.rating(v, f"{where}.ratings.{k}", section_start)
+                   for k, v in p.get("ratings", {}).items()}
+        initial = {System(k): InitialRating(v["rating"], v.get("games", 0))
+                   for k, v in p.get("initial", {}).items()}
+        fide = p.get("fide")
+        cfc = p.get("cfc")
+        return Player(
+            pair=p["pair"], id=p.get("id", ""), name=p.get("name", ""),
+            birth_date=self.date(p.get("birth_date"), f"{where}.birth_date"),
+            adult=p.get("adult"), ratings=ratings, initial=initial,
+            fide=FideRating(fide["rating"], self.date(fide.get("date"), f"{where}.fide.date"))
+            if fide else None,
+            cfc=CfcRating(cfc["rating"], self.date(cfc.get("date"), f"{where}.cfc.date"),
+                          cfc.get("canadian_resident", True)) if cfc else None,
+            results=tuple(parse_cell(cell, n) for n, cell in enumerate(p["results"], start=1)),
+        )
+
+    def rating(self, r: dict[str, Any], where: str, section_start: date) -> Rating:
+        return Rating(
+            rating=float(r["rating"]), games=r["games"],
+            date=self.date(r.get("date"), f"{where}.date") or section_start,
+            wins=r.get("wins"), draws=r.get("draws"), losses=r.get("losses"),
+            events3=r.get("events3"), peak=r.get("peak"), floor=r.get("floor"),
+            olm=r.get("olm", False), games_above_2200=r.get("games_above_2200"),
+            match_changes=tuple(
+                MatchChange(self.date(c["date"], f"{where}.match_changes[{i}].date")
+                            or section_start, float(c["change"]))
+                for i, c in enumerate(r.get("match_changes", []))),
+        )
+
+
+def parse_cell(cell: str, round_number: int) -> Result:
+    """A report cell such as 'W12', 'X', 'F7' or 'H' (the schema has checked its shape)."""
+    code, digits = cell[0], cell[1:]
+    return Result(round_number, code, int(digits) if digits else None)

@@ -1,0 +1,126 @@
+"""Rating results as JSON-ready dicts: every number and its explanation.
+
+``state_after`` has the shape of an input rating (event.schema.json, $defs/rating), so a
+later event can be rated from this output alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from ..core.floors import Floors
+from ..core.formulas import round_half_up
+from ..core.initial import Initial
+from ..core.model import Event, Rating
+from ..core.results import RatingResult, SectionResult, StepResult
+
+
+def event_to_dict(event: Event, results: list[SectionResult]) -> dict[str, Any]:
+    return {
+        "id": event.id,
+        "name": event.name,
+        "start_date": event.start_date.isoformat(),
+        "end_date": event.end_date.isoformat(),
+        "sections": [section_to_dict(r) for r in results],
+    }
+
+
+def section_to_dict(result: SectionResult) -> dict[str, Any]:
+    return {
+        "number": result.number,
+        "name": result.name,
+        "systems": [s.value for s in result.systems],
+        "type": result.type.value,
+        "k": result.k.value,
+        "dual_rated": result.dual,
+        "rule_set": result.rules.effective.isoformat(),
+        "bonus_threshold": result.rules.bonus_threshold,
+        "initialization": result.rules.initialization,
+        "players": [
+            {
+                "pair": p.pair,
+                "pairs": list(p.pairs),
+                "id": p.id,
+                "name": p.name,
+                "ratings": {s.value: rating_to_dict(r) for s, r in p.ratings.items()},
+            }
+            for p in result.players
+        ],
+    }
+
+
+def rating_to_dict(r: RatingResult) -> dict[str, Any]:
+    return {
+        "pre": r.pre,
+        "pre_games": r.pre_games,
+        "post": r.post,
+        "post_rounded": r.post_rounded,
+        "post_2dp": None if r.post is None else round_half_up(r.post, 2),
+        "games_after": r.games_after,
+        "formula": r.formula,
+        "reason": r.reason,
+        "R0": r.r0,
+        "N": r.n,
+        "N_eff": r.n_eff,
+        "m": r.m,
+        "S": r.score,
+        "initial": _initial(r.initial),
+        "steps": [_step(s) for s in r.steps],
+        "floors": _floors(r.floors),
+        "floor_applied": r.floor_applied,
+        "match_cap": r.match_cap,
+        "notes": list(r.notes),
+        "state_after": rating_state(r.state_after),
+    }
+
+
+def _step(s: StepResult) -> dict[str, Any]:
+    out = {k: v for k, v in asdict(s).items() if v is not None}
+    out["opponents"] = list(s.opponents)
+    out["K"] = out.pop("k", None)
+    out["E"] = out.pop("expected", None)
+    out["N_eff"] = out.pop("n_eff")
+    if s.formula == "special":
+        out["R0_adjusted"] = out.pop("r0_adjusted")
+        out["S_adjusted"] = out.pop("score_adjusted")
+        del out["K"], out["E"]
+    return out
+
+
+def _initial(i: Initial | None) -> dict[str, Any] | None:
+    if i is None:
+        return None
+    return {
+        "rating": i.rating,
+        "games": i.games,
+        "method": i.method,
+        "detail": i.detail,
+        "sources": [{k: v for k, v in asdict(src).items() if v is not None} for src in i.sources],
+    }
+
+
+def _floors(f: Floors | None) -> dict[str, Any] | None:
+    if f is None:
+        return None
+    return {"absolute": f.absolute, "peak": f.peak, "olm": f.olm, "office": f.office,
+            "floor": f.floor}
+
+
+def rating_state(state: Rating | None) -> dict[str, Any] | None:
+    """A rating in the input format of event.schema.json."""
+    if state is None:
+        return None
+    out: dict[str, Any] = {"rating": state.rating, "games": state.games}
+    if state.date is not None:
+        out["date"] = state.date.isoformat()
+    for name in ("wins", "draws", "losses", "events3", "peak", "floor", "games_above_2200"):
+        value = getattr(state, name)
+        if value is not None:
+            out[name] = value
+    if state.olm:
+        out["olm"] = True
+    if state.match_changes:
+        out["match_changes"] = [{"date": c.date.isoformat(), "change": c.change}
+                                for c in state.match_changes]
+    return out
