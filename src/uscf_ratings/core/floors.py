@@ -54,4 +54,5 @@ class Floors:
         """Which floor is the highest: "absolute", "peak", "olm" or "office"."""
         named = {"absolute": self.absolute, "peak": self.peak, "olm": self.olm,
                  "office": self.office}
-        return max(named, key=lambda k: named[k] if named[k] is not None else -1.0)
+        present = {kind: value for kind, value in named.items() if value is not None}
+        return max(present, key=present.__getitem__)

@@ -39,10 +39,11 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
     problems = []
     label = section_label(section)
     for i in players:
-        if priors[i].rating is None or not priors[i].rating.established:
+        rating = priors[i].rating
+        if rating is None or not rating.established:
             problems.append(Problem(label, player_label(entrants[i].first), None,
                 f"a match needs an established {system} rating (section 7); "
-                + ("unrated" if priors[i].rating is None else f"N = {priors[i].n}")))
+                + ("unrated" if rating is None else f"N = {rating.games}")))
     if len(players) != 2:
         problems.append(Problem(label, None, None,
             f"a match is between two players; {len(players)} have rated games"))

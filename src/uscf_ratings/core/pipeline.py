@@ -48,7 +48,7 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
     entrants = merge_entrants(section.players)
     games = collect_games(entrants)
     dual = System.R in systems and System.Q in systems
-    per_system: dict[System, list[RatingResult]] = {}
+    per_system: dict[System, list[RatingResult | None]] = {}
     for system in systems:
         if section.type is SectionType.MATCH:
             per_system[system] = rate_match(section, rules, system, entrants, games)
@@ -61,7 +61,7 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
             pair=e.first.pair,
             id=e.first.id,
             name=e.first.name,
-            ratings={s: per_system[s][e.index] for s in systems if per_system[s][e.index]},
+            ratings={s: r for s in systems if (r := per_system[s][e.index]) is not None},
             pairs=tuple(p.pair for p in e.rows),
         )
         for e in entrants

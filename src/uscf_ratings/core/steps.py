@@ -110,9 +110,11 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
     draws = sum(1 for g in games if g.score == 0.5)
     losses = len(games) - wins - draws
 
-    def add(before: int | None, here: int) -> int | None:
+    def add(name: str, here: int) -> int | None:
+        """An unrated player's history starts here; an unknown count stays unknown."""
         if r is None:
             return here
+        before: int | None = getattr(r, name)
         return None if before is None else before + here
 
     above_2200 = r is not None and r.established and r.rating > 2200
@@ -120,14 +122,14 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         rating=prior.r0,
         games=prior.n + len(games),
         date=section.end_date,
-        wins=add(r and r.wins, wins),
-        draws=add(r and r.draws, draws),
-        losses=add(r and r.losses, losses),
-        events3=add(r and r.events3, 1 if len(games) >= 3 else 0),
+        wins=add("wins", wins),
+        draws=add("draws", draws),
+        losses=add("losses", losses),
+        events3=add("events3", 1 if len(games) >= 3 else 0),
         peak=_peak(r),
         floor=r.floor if r else None,
         olm=bool(r and r.olm),
-        games_above_2200=add(r and r.games_above_2200, len(games) if above_2200 else 0),
+        games_above_2200=add("games_above_2200", len(games) if above_2200 else 0),
         match_changes=r.match_changes if r else (),
     )
 

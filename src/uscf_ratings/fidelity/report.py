@@ -100,10 +100,8 @@ def build_report(sections: Iterable[RealSection]) -> Report:
 
 def _compare(real: RealSection, result: SectionResult, report: Report) -> None:
     era = era_of(real.section.start_date)
-    unrated_any = {
-        system: any(system not in p.ratings for p in real.section.players if _played(p.results))
-        for system in result.systems
-    }
+    near_unrated = {system: near_unrated_players(real, system) for system in result.systems}
+    unrated_any = {system: bool(near) for system, near in near_unrated.items()}
     alternative: SectionResult | None = None
     for player in result.players:
         for system, rating in player.ratings.items():
@@ -117,7 +115,8 @@ def _compare(real: RealSection, result: SectionResult, report: Report) -> None:
             if not within1 or (pub.decimals and not exact):
                 if alternative is None and real.section.online:
                     alternative = _with_other_k(real)
-                cause = likely_cause(rating, pub, result, alternative, player.pair, system)
+                cause = likely_cause(real, rating, pub, alternative, player.pair, system,
+                                     near_unrated[system])
             kind = "with unrated" if unrated_any[system] else "all rated"
             n_known = pub.pre_games is not None or (
                 pub.pre is not None and n_star(float(pub.pre)) <= 25)
@@ -125,8 +124,15 @@ def _compare(real: RealSection, result: SectionResult, report: Report) -> None:
                 exact, within1, cause)
 
 
-def _played(results: Iterable[object]) -> bool:
-    return any(getattr(r, "played", False) for r in results)
+def near_unrated_players(real: RealSection, system: System) -> set[int]:
+    """Pairs within two games of a player unrated in ``system``: Step 4 ratings of their
+    opponents, or their own, rest on a start that the crosstable does not show."""
+    games = {p.pair: {r.opponent for r in p.results if r.played and r.opponent is not None}
+             for p in real.section.players}
+    near = {p.pair for p in real.section.players if system not in p.ratings and games[p.pair]}
+    for _ in range(2):
+        near |= {o for q in near for o in games[q]}
+    return near
 
 
 def _difference(rating: RatingResult, pub: Published) -> float:
@@ -146,32 +152,61 @@ def _with_other_k(real: RealSection) -> SectionResult | None:
         return None
 
 
-def likely_cause(rating: RatingResult, pub: Published, result: SectionResult,
-                 alternative: SectionResult | None, pair: int, system: System) -> str:
+def is_floor_level(value: float) -> bool:
+    """A published rating that sits exactly on a floor: 1200..2200 in hundreds (peak,
+    prize and OLM floors) or 101..150 (the absolute floor)."""
+    return (value % 100 == 0 and 1200 <= value <= 2200) or (value.is_integer() and 100 < value <= 150)
+
+
+def history_probe(real: RealSection, pair: int, system: System, pub: Published) -> str | None:
+    """Re-rate with the player's earlier games all wins, then all losses: a provisional
+    player's history is not on the crosstable, and section 4.1's priors change the result.
+    Returns the history that reproduces the published rating, if one does."""
+    from dataclasses import replace
+
+    players = list(real.section.players)
+    index = next(i for i, p in enumerate(players) if p.pair == pair)
+    rating = players[index].ratings.get(system)
+    if rating is None or pub.pre_games is None:
+        return None
+    for name, history in (("all wins", {"wins": rating.games, "draws": 0, "losses": 0}),
+                          ("all losses", {"wins": 0, "draws": 0, "losses": rating.games})):
+        ratings = dict(players[index].ratings)
+        ratings[system] = replace(rating, **history)
+        trial = list(players)
+        trial[index] = replace(players[index], ratings=ratings)
+        try:
+            result = rate_section(replace(real.section, players=tuple(trial)))
+        except ValueError:
+            return None
+        other = result.player(pair).ratings.get(system)
+        if other is not None and other.post is not None and _difference(other, pub) <= (
+                DECIMAL_TOLERANCE if pub.decimals else 0):
+            return name
+    return None
+
+
+def likely_cause(real: RealSection, rating: RatingResult, pub: Published,
+                 alternative: SectionResult | None, pair: int, system: System,
+                 near_unrated: set[int]) -> str:
     """Why a published rating differs from ours, as far as one crosstable can tell."""
     assert rating.post is not None
-    if pub.pre is not None and abs(pub.post - float(pub.pre)) < 1e-9 and rating.m:
-        return "published post equals pre: games not rated for this player"
     if rating.pre is None:
         return "unrated: start not published"
-    if pub.post > rating.post and (pub.post % 100 == 0 and 1200 <= pub.post <= 2200):
-        return "held at a peak, prize or OLM floor not on the crosstable"
-    if pub.post > rating.post and pub.post <= 150:
-        return "held at an absolute floor (history not on the crosstable)"
+    if pub.post > rating.post and is_floor_level(pub.post):
+        return "held at a floor not on the crosstable"
+    if pub.pre is not None and abs(pub.post - float(pub.pre)) < 1e-9 and rating.m:
+        return "published post equals pre: games not rated for this player"
     if alternative is not None:
         other = alternative.player(pair).ratings.get(system)
         if other is not None and other.post is not None and _difference(other, pub) <= (
                 DECIMAL_TOLERANCE if pub.decimals else 1):
             return "rated with the other K (half/full) than the era rule says"
-    step = rating.steps[-1]
-    opponents_unrated = any(
-        r.pre is None
-        for p in result.players
-        for s, r in p.ratings.items()
-        if s is system and p.pair != pair and r.r0 in step.opponents
-    )
-    if opponents_unrated:
-        return "played an unrated opponent whose start is not published"
+    if pair in near_unrated:
+        return "within two games of an unrated player whose start is not published"
+    history = history_probe(real, pair, system, pub)
+    if history is not None:
+        return f"earlier games were {history} (history not on the crosstable)"
     if pub.pre is not None and pub.pre_games is None and float(pub.pre) >= N_KNOWN_BELOW:
         return "established above 1930: N unknown"
     return "unexplained"

@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from ..core.model import KFactor, Player, Rating, Result, Section, SectionType, System
 

@@ -1,0 +1,108 @@
+"""Reading the event JSON format: defaults, and errors that name the place and the fix."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from uscf_ratings.core.model import KFactor, SectionType, System
+from uscf_ratings.core.pipeline import rate_section
+from uscf_ratings.core.validate import SectionError
+from uscf_ratings.formats.errors import ParseError
+from uscf_ratings.formats.event_json import parse_event, read_event
+from tests.conftest import REPO
+
+
+def minimal(**section: object) -> dict[str, object]:
+    base: dict[str, object] = {
+        "number": 1, "time_control": "G/60;d5",
+        "players": [
+            {"pair": 1, "id": "1", "ratings": {"R": {"rating": 1500, "games": 30}},
+             "results": ["W2"]},
+            {"pair": 2, "id": "2", "ratings": {"R": {"rating": 1500, "games": 30}},
+             "results": ["L1"]},
+        ],
+    }
+    base.update(section)
+    return {"event": {"id": "E1", "start_date": "2026-08-01"}, "sections": [base]}
+
+
+def test_defaults_follow_the_schema() -> None:
+    event = parse_event(json.dumps(minimal()))
+    section = event.sections[0]
+    assert event.end_date == date(2026, 8, 1)  # defaults to the start date
+    assert section.start_date == section.end_date == date(2026, 8, 1)
+    assert section.type is SectionType.SWISS and section.k is KFactor.FULL
+    assert section.systems is None and section.online is False
+    rating = section.players[0].ratings[System.R]
+    assert rating.date == date(2026, 8, 1)  # a rating's date defaults to the section start
+    assert rating.wins is None  # unknown history
+
+
+def test_sample_event_reads() -> None:
+    event = read_event(REPO / "examples" / "sample-event.json")
+    assert [len(s.players) for s in event.sections] == [8, 6]
+
+
+def test_every_schema_problem_is_reported_with_its_path() -> None:
+    data = minimal()
+    players = data["sections"][0]["players"]  # type: ignore[index]
+    players[0]["results"] = ["W2", "Q7"]
+    players[1]["ratings"]["R"]["rating"] = -5
+    with pytest.raises(ParseError) as caught:
+        parse_event(json.dumps(data), "club.json")
+    text = str(caught.value)
+    assert "club.json: sections[0].players[0].results[1]: result 'Q7' is not a US Chess code" in text
+    assert "sections[0].players[1].ratings.R.rating" in text
+    assert len(caught.value.issues) == 2
+
+
+def test_bad_calendar_date_is_named() -> None:
+    data = minimal()
+    data["event"]["start_date"] = "2026-02-30"  # type: ignore[index]
+    with pytest.raises(ParseError, match=r"event.start_date: '2026-02-30' is not a calendar date"):
+        parse_event(json.dumps(data))
+
+
+def test_invalid_json_names_line_and_column() -> None:
+    with pytest.raises(ParseError, match=r"e.json: line 2 column 1: not valid JSON"):
+        parse_event('{"event": \n}', "e.json")
+
+
+def test_unmirrored_result_names_section_player_and_round() -> None:
+    data = minimal()
+    data["sections"][0]["players"][1]["results"] = ["D1"]  # type: ignore[index]
+    event = parse_event(json.dumps(data))
+    with pytest.raises(SectionError) as caught:
+        rate_section(event.sections[0])
+    assert str(caught.value).splitlines()[0] == (
+        "section 1, player 1, id 1, round 1: result 'W2' is not mirrored: pair 2 has 'D1' "
+        "(expected 'L1')")
+
+
+def test_unknown_pair_and_all_problems_reported() -> None:
+    data = minimal()
+    data["sections"][0]["players"][0]["results"] = ["W9"]  # type: ignore[index]
+    data["sections"][0]["players"][1]["results"] = ["L1", "W1"]  # type: ignore[index]
+    event = parse_event(json.dumps(data))
+    with pytest.raises(SectionError) as caught:
+        rate_section(event.sections[0])
+    messages = [str(p) for p in caught.value.problems]
+    assert "section 1, player 1, id 1, round 1: result 'W9' names pair 9, which is not in the section" in messages
+    assert len(messages) >= 1
+
+
+def test_round_robin_may_list_games_in_any_round_order() -> None:
+    """Real round-robin reports list each game by opponent column, not by round."""
+    data = minimal(type="round_robin")
+    players = data["sections"][0]["players"]  # type: ignore[index]
+    players.append({"pair": 3, "id": "3", "ratings": {"R": {"rating": 1600, "games": 40}},
+                    "results": ["D1", "W2"]})
+    players[0]["results"] = ["W2", "D3"]
+    players[1]["results"] = ["L1", "L3"]
+    # pair 3's row lists its games in a different order of "rounds" than its opponents'
+    event = parse_event(json.dumps(data))
+    result = rate_section(event.sections[0])
+    assert result.player(3).ratings[System.R].m == 2
