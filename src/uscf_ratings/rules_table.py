@@ -23,7 +23,7 @@ def render_markdown() -> str:
         "|---|---|---|---|---|---|",
     ]
     for c in _rows():
-        start = c.effective.isoformat() if c.field != "-" else "always"
+        start = c.effective.isoformat() + ("" if c.field != "-" else " on")
         lines.append(f"| {start} | {_cell(c.rule)} | {c.status} | {_cell(c.source)} | "
                      f"{_cell(c.sentence)} | {_cell(c.note)} |")
     return "\n".join(lines)
@@ -32,7 +32,7 @@ def render_markdown() -> str:
 def render_text() -> str:
     lines = []
     for c in _rows():
-        start = c.effective.isoformat() if c.field != "-" else "always    "
+        start = c.effective.isoformat() + ("" if c.field != "-" else "+")
         lines.append(f"{start}  [{c.status}] {c.rule}")
         lines.append(f"            {c.source}: \"{c.sentence}\"")
         if c.note:

@@ -174,7 +174,8 @@ CHANGES: tuple[RuleChange, ...] = (
     RuleChange(date(2017, 6, 1), "bonus_threshold", 14.0, "Bonus threshold B = 14",
                C2025, "2017-06-01 Bonus point threshold increased to 14.",
                note="The 2017 text says 'B = 14 effective May 1, 2017'; the change log's "
-                    "date is used."),
+                    "date is used: the real sections that started in May 2017 match "
+                    "B = 12 (155 of 238 published ratings exact) better than B = 14 (129)."),
     RuleChange(date(2020, 6, 1), "systems", frozenset(System),
                "Online Regular added", C2025, "2020-06-01 Add OL Regular ratings."),
     RuleChange(date(2020, 6, 1), "time_controls", OTB_RANGES + (ONLINE_BLITZ,
@@ -187,8 +188,8 @@ CHANGES: tuple[RuleChange, ...] = (
                "Blended initialization (weighted average with Game Factors and staleness)",
                C2025, "2020-06-01 Initialization of ratings blended through other systems.",
                note="The texts round the blended R0 to an integer; the real data does not "
-                    "(a 2025 Quick section matches all 20 published decimals only with the "
-                    "unrounded start), so R0 is kept unrounded."),
+                    "(a 2025 Quick section matches all its published decimals only with "
+                    "the unrounded start), so R0 is kept unrounded."),
     RuleChange(date(2020, 6, 1), "cfc_needs_residency", True,
                "Only a Canadian resident's CFC rating is a source", "2024 text, section 2.2",
                "If an unrated player is a Canadian resident and has a CFC rating, use a "
@@ -268,6 +269,15 @@ STANDING_RULES: tuple[RuleChange, ...] = (
                "title ... will obtain a rating floor of 2200.",
                note="The earlier texts do not name a system; the title is earned in "
                     "Regular play, so the 2024 wording is read as a clarification."),
+    RuleChange(date(2020, 6, 1), "-", None,
+               "Blended initial rating R0 is not rounded", "2024 and 2025 texts, section 2",
+               "The initial rating for the player in the system being rated is the weighted "
+               "average of the available ratings using the Adjusted Weights ... rounded to "
+               "the nearest integer.", status="data",
+               note="The real data contradicts the texts: a 2025 Quick section (Rockville, "
+                    "pair 7 unrated in Quick, starting from a Regular rating of 1392.16) "
+                    "matches the published two-decimal ratings of all 18 players with rated "
+                    "games only with the unrounded start; rounded to 1392, 16 of 18 match."),
     RuleChange(date(2013, 5, 8), "-", None,
                "Half-K events: K = 400/(N' + m/2)", "2004 page, standard formula",
                "K = 800/(N' + m) if the event is full-K; 400/(N' + m/2) if the event is "
