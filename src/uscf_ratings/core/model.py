@@ -89,6 +89,9 @@ class Rating:
     olm: bool = False  #: holds the Original Life Master title (OTBR floor 2200)
     games_above_2200: int | None = None  #: rated games played while established above 2200
     match_changes: tuple[MatchChange, ...] = ()
+    #: False when the source (a rating report, a TRF file) gave the rating but not N; the
+    #: reader then puts an assumed N in ``games`` and the result says so.
+    games_known: bool = True
 
     @property
     def established(self) -> bool:

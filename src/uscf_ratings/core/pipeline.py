@@ -177,6 +177,8 @@ def _finish(section: Section, rules: RuleSet, system: System, prior: Prior,
         formula=("special" if special else "standard") if m else "none",
         reason=reason if m else "no rated game in this event",
         initial=prior.initial, steps=steps,
+        notes=() if prior.rating is None or prior.rating.games_known else (
+            f"N was not in the input; assumed N = {prior.rating.games}",),
     )
     if m == 0:
         return replace(base, state_after=prior.rating, games_after=prior.n)

@@ -153,6 +153,7 @@ class _Builder:
             wins=r.get("wins"), draws=r.get("draws"), losses=r.get("losses"),
             events3=r.get("events3"), peak=r.get("peak"), floor=r.get("floor"),
             olm=r.get("olm", False), games_above_2200=r.get("games_above_2200"),
+            games_known=r.get("games_known", True),
             match_changes=tuple(
                 MatchChange(self.date(c["date"], f"{where}.match_changes[{i}].date")
                             or section_start, float(c["change"]))
@@ -164,3 +165,60 @@ def parse_cell(cell: str, round_number: int) -> Result:
     """A report cell such as 'W12', 'X', 'F7' or 'H' (the schema has checked its shape)."""
     code, digits = cell[0], cell[1:]
     return Result(round_number, code, int(digits) if digits else None)
+
+
+read = read_event
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The event as event JSON: the inverse of :func:`event_from_dict`."""
+    from .result_json import rating_state
+
+    def player(p: Player) -> dict[str, Any]:
+        out: dict[str, Any] = {"pair": p.pair}
+        if p.id:
+            out["id"] = p.id
+        if p.name:
+            out["name"] = p.name
+        if p.birth_date:
+            out["birth_date"] = p.birth_date.isoformat()
+        if p.adult is not None:
+            out["adult"] = p.adult
+        if p.ratings:
+            out["ratings"] = {s.value: rating_state(r) for s, r in p.ratings.items()}
+        if p.initial:
+            out["initial"] = {s.value: {"rating": i.rating, "games": i.games}
+                              for s, i in p.initial.items()}
+        if p.fide:
+            out["fide"] = {"rating": p.fide.rating} | (
+                {"date": p.fide.date.isoformat()} if p.fide.date else {})
+        if p.cfc:
+            out["cfc"] = {"rating": p.cfc.rating, "canadian_resident": p.cfc.canadian_resident} | (
+                {"date": p.cfc.date.isoformat()} if p.cfc.date else {})
+        out["results"] = [f"{r.code}{r.opponent if r.opponent is not None else ''}"
+                          for r in sorted(p.results, key=lambda r: r.round)]
+        return out
+
+    def section(s: Section) -> dict[str, Any]:
+        out: dict[str, Any] = {"number": s.number, "name": s.name,
+                               "start_date": s.start_date.isoformat(),
+                               "end_date": s.end_date.isoformat(), "online": s.online,
+                               "type": s.type.value, "k": s.k.value}
+        if s.time_control:
+            out["time_control"] = s.time_control
+        if s.systems:
+            out["systems"] = [x.value for x in s.systems]
+        if s.youth:
+            out["youth"] = True
+        out["players"] = [player(p) for p in s.players]
+        return out
+
+    return {
+        "event": {"id": event.id, "name": event.name, "start_date": event.start_date.isoformat(),
+                  "end_date": event.end_date.isoformat(), "online": event.online},
+        "sections": [section(s) for s in event.sections],
+    }
+
+
+def write(event: Event, path: Path | str) -> None:
+    Path(path).write_text(json.dumps(event_to_json(event), indent=2) + "\n", encoding="utf-8")

@@ -120,6 +120,8 @@ def rating_state(state: Rating | None) -> dict[str, Any] | None:
             out[name] = value
     if state.olm:
         out["olm"] = True
+    if not state.games_known:
+        out["games_known"] = False
     if state.match_changes:
         out["match_changes"] = [{"date": c.date.isoformat(), "change": c.change}
                                 for c in state.match_changes]
