@@ -87,5 +87,10 @@ def fidelity(shared: Path, k_policy: str, as_json: bool) -> None:
         click.echo(render(report))
 
 
+from .db import db  # noqa: E402  (the office's commands)
+
+cli.add_command(db)
+
+
 def main() -> None:  # pragma: no cover
     cli(sys.argv[1:])

@@ -131,6 +131,7 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         olm=bool(r and r.olm),
         games_above_2200=add("games_above_2200", len(games) if above_2200 else 0),
         match_changes=r.match_changes if r else (),
+        games_known=r.games_known if r else True,
     )
 
 

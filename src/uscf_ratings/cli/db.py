@@ -1,0 +1,268 @@
+"""`uscf db`: the ratings office from the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+from pathlib import Path
+
+import click
+
+from ..core.model import System
+from ..core.pipeline import section_systems
+from ..core.rules import NoRuleSet, rules_for
+from ..core.timecontrol import TimeControlError
+from ..core.validate import SectionError
+from ..formats.errors import ParseError
+from ..office import queries
+from ..office.db import DatabaseError
+from ..office.members import read_members
+from ..office.office import PRE_FROM_DATABASE, Office, OfficeError, section_key
+
+FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
+
+
+def _office(ctx: click.Context) -> Office:
+    office: Office = ctx.obj
+    return office
+
+
+@click.group()
+@click.option("--db", "url", envvar="USCF_DB", default=None, metavar="URL",
+              help="sqlite:///path (default sqlite:///uscf-office.db) or postgresql://...; "
+                   "also $USCF_DB.")
+@click.pass_context
+def db(ctx: click.Context, url: str | None) -> None:
+    """The ratings office: a database that rates events in order and keeps the history."""
+    ctx.obj = Office(url)
+
+
+@db.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Create the database (or bring its schema up to date)."""
+    click.echo(f"schema at revision {_office(ctx).init()}")
+
+
+@db.command()
+@click.pass_context
+def upgrade(ctx: click.Context) -> None:
+    """Apply the schema migrations not yet applied."""
+    click.echo(f"schema at revision {_office(ctx).init()}")
+
+
+@db.command("import-members")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def import_members(ctx: click.Context, file: Path) -> None:
+    """Import members (CSV, JSON, or the US Chess rating supplement)."""
+    try:
+        count = _office(ctx).import_members(read_members(file))
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"imported {count} members")
+
+
+@db.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--replace", is_flag=True, help="Treat an event already rated as a correction.")
+@click.option("--pre-ratings", type=click.Choice(["database", "file"]), default=PRE_FROM_DATABASE,
+              show_default=True,
+              help="file: take the files' pre-event ratings as given (re-running history).")
+@click.pass_context
+def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str) -> None:
+    """Store and rate events, each in one transaction, in order of their sections' dates.
+
+    An event dated before events already rated re-rates everything after it.
+    """
+    from ..formats.detect import read_any
+
+    office = _office(ctx)
+    try:
+        events = [read_any(f) for f in files]
+        for event in events:  # check every file before anything is stored
+            for section in event.sections:
+                section_systems(section, rules_for(section.start_date))
+        events.sort(key=lambda e: min(section_key(e.id, s) for s in e.sections))
+        for event in events:
+            try:
+                results = office.rate(event, pre_ratings)
+                verb = "rated"
+            except OfficeError:
+                if not replace:
+                    raise
+                results = office.correct(event.id, event)
+                verb = "corrected"
+            click.echo(f"{verb} {event.id} ({event.name}): {len(results)} section(s)")
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+
+
+@db.command()
+@click.argument("event_id")
+@click.argument("file", type=click.Path(exists=True, path_type=Path))
+@click.pass_context
+def correct(ctx: click.Context, event_id: str, file: Path) -> None:
+    """Replace a rated event by a corrected FILE and re-rate what follows."""
+    from ..formats.detect import read_any
+
+    try:
+        results = _office(ctx).correct(event_id, read_any(file))
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"corrected {event_id}: {len(results)} section(s) re-rated")
+
+
+@db.command()
+@click.argument("event_id")
+@click.pass_context
+def withdraw(ctx: click.Context, event_id: str) -> None:
+    """Remove a rated event and re-rate what follows."""
+    try:
+        _office(ctx).withdraw(event_id)
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"withdrew {event_id}")
+
+
+@db.command()
+@click.argument("keep")
+@click.argument("drop")
+@click.pass_context
+def merge(ctx: click.Context, keep: str, drop: str) -> None:
+    """Merge member id DROP into KEEP (one person with two ids)."""
+    try:
+        _office(ctx).merge(keep, drop)
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"merged {drop} into {keep}")
+
+
+@db.command("set-floor")
+@click.argument("member")
+@click.argument("system", type=click.Choice([s.value for s in System]))
+@click.argument("floor", type=float)
+@click.option("--from", "effective", type=click.DateTime(["%Y-%m-%d"]), required=True,
+              help="Date from which the floor holds.")
+@click.option("--reason", default="", help="Why: a prize, a granted match request, ...")
+@click.pass_context
+def set_floor(ctx: click.Context, member: str, system: str, floor: float, effective: object,
+              reason: str) -> None:
+    """Set or lower a member's floor by hand."""
+    assert hasattr(effective, "date")
+    try:
+        _office(ctx).set_floor(member, System(system), floor, effective.date(), reason)
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"floor of {member} in {system} set to {floor:g}")
+
+
+@db.command("correct-member")
+@click.argument("member")
+@click.option("--birth-date", type=click.DateTime(["%Y-%m-%d"]))
+@click.option("--fide", "fide_rating", type=float)
+@click.option("--fide-date", type=click.DateTime(["%Y-%m-%d"]))
+@click.pass_context
+def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rating: float | None,
+                   fide_date: object) -> None:
+    """Correct a member's birth date or FIDE rating, and re-rate."""
+    changes: dict[str, object] = {}
+    if birth_date is not None:
+        changes["birth_date"] = birth_date.date()  # type: ignore[attr-defined]
+    if fide_rating is not None:
+        changes["fide_rating"] = fide_rating
+    if fide_date is not None:
+        changes["fide_date"] = fide_date.date()  # type: ignore[attr-defined]
+    try:
+        _office(ctx).correct_member(member, **changes)
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"corrected {member}")
+
+
+@db.command()
+@click.argument("member_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
+    """A member's current ratings, floors and history."""
+    with _office(ctx).engine.connect() as c:
+        found = queries.player(c, member_id)
+    if found is None:
+        raise click.ClickException(f"member {member_id} is not in the database")
+    if as_json:
+        click.echo(json.dumps(found, indent=2))
+        return
+    click.echo(f"{found['name']} ({found['id']})")
+    for system, r in found["ratings"].items():
+        floor = f", floor {r['floor']:g}" if r["floor"] else ""
+        peak = f", peak {r['peak']:.2f}" if r["peak"] else ""
+        click.echo(f"  {system}: {r['display']} ({r['rating']:.2f}){floor}{peak}")
+    click.echo("history:")
+    for h in found["history"]:
+        pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"
+        click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
+                   f"{pre} -> {h['post']:.2f}  N {h['games_after']}")
+
+
+@db.command("event")
+@click.argument("event_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
+    """An event's crosstable with the explanation of each rating."""
+    with _office(ctx).engine.connect() as c:
+        found = queries.event(c, event_id)
+    if found is None:
+        raise click.ClickException(f"event {event_id} is not in the database")
+    if as_json:
+        click.echo(json.dumps(found, indent=2))
+        return
+    click.echo(f"{found['name']} ({found['id']}, {found['start_date']} .. {found['end_date']})")
+    for s in found["sections"]:
+        click.echo(f"\nSection {s['number']} {s['name']} ({'/'.join(s['systems'])})")
+        for p in s["players"]:
+            changes = "  ".join(
+                f"{system}: {'unr.' if r['pre'] is None else round(r['pre'])} -> {r['post_rounded']}"
+                f" [{r['formula']}{_k(r)}]"
+                for system, r in p["ratings"].items())
+            click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}")
+
+
+@db.command("list")
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), required=True)
+@click.option("--system", type=click.Choice([s.value for s in System]), default="R",
+              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True)
+@click.pass_context
+def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
+    """The rating list (supplement) as of a date."""
+    day: date = as_of.date()  # type: ignore[attr-defined]
+    with _office(ctx).engine.connect() as c:
+        entries = queries.rating_list(c, day, System(system))
+    if fmt == "json":
+        click.echo(json.dumps([{"id": e.id, "name": e.name, "rating": e.rating,
+                                "display": e.display, "games": e.games,
+                                "as_of": e.as_of.isoformat() if e.as_of else None}
+                               for e in entries], indent=2))
+    elif fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["id", "name", "rating", "display", "games", "as_of"])
+        for e in entries:
+            writer.writerow([e.id, e.name, f"{e.rating:.2f}", e.display, e.games,
+                             e.as_of.isoformat() if e.as_of else ""])
+        click.echo(out.getvalue(), nl=False)
+    else:
+        for e in entries:
+            click.echo(f"{e.id:>10}  {e.name:<30} {e.display:>8}")
+
+
+
+def _k(rating: dict[str, object]) -> str:
+    steps = rating.get("steps") or []
+    k = steps[-1].get("K") if steps else None  # type: ignore[index,union-attr]
+    return f", K {k:.2f}" if isinstance(k, float) else ""

@@ -1,0 +1,121 @@
+"""Reading the office: a member's ratings and history, an event's crosstable, rating lists."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from ..core.formulas import round_half_up, rounded_rating
+from ..core.model import System
+from . import schema as t
+from .store import aliases, latest_states
+
+
+def display(rating: float, games: int) -> str:
+    """A rating as published: 1456, or 1456P12 while provisional (25 games or fewer)."""
+    return f"{rounded_rating(rating)}" + (f"P{games}" if games <= 25 else "")
+
+
+def player(c: Connection, member_id: str) -> dict[str, Any] | None:
+    member_id = aliases(c).get(member_id, member_id)
+    row = c.execute(select(t.members).where(t.members.c.id == member_id)).first()
+    if row is None:
+        return None
+    states = latest_states(c, [member_id])
+    floors = {r.system: r.floor for r in c.execute(
+        select(t.ratings.c.system, t.ratings.c.floor).where(t.ratings.c.member_id == member_id)
+        .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
+                  t.ratings.c.section))}
+    ratings = {}
+    for (mid, system), state in sorted(states.items(), key=lambda kv: kv[0][1].value):
+        ratings[system.value] = {
+            "rating": round_half_up(state.rating, 2),
+            "display": display(state.rating, state.games),
+            "games": state.games,
+            "floor": floors.get(system.value),
+            "peak": state.peak,
+            "as_of": state.date.isoformat() if state.date else None,
+        }
+    history = [
+        {"event_id": r.event_id, "event": r.name, "section": r.section,
+         "end_date": r.end_date.isoformat(), "system": r.system,
+         "pre": r.pre, "post": r.post, "post_rounded": rounded_rating(r.post),
+         "games_after": r.games_after, "floor": r.floor}
+        for r in c.execute(
+            select(t.ratings.c.event_id, t.events.c.name, t.ratings.c.section,
+                   t.ratings.c.end_date, t.ratings.c.system, t.ratings.c.pre, t.ratings.c.post,
+                   t.ratings.c.games_after, t.ratings.c.floor)
+            .join(t.events, t.events.c.id == t.ratings.c.event_id)
+            .where(t.ratings.c.member_id == member_id)
+            .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
+                      t.ratings.c.section, t.ratings.c.system))
+    ]
+    merged = sorted(k for k, v in aliases(c).items() if v == member_id)
+    return {"id": member_id, "name": row.name, "state": row.state, "merged_ids": merged,
+            "ratings": ratings, "history": history}
+
+
+def event(c: Connection, event_id: str) -> dict[str, Any] | None:
+    row = c.execute(select(t.events).where(t.events.c.id == event_id)).first()
+    if row is None:
+        return None
+    source = json.loads(row.source)["input"]
+    rated: dict[tuple[int, str], dict[str, Any]] = {}
+    for r in c.execute(select(t.ratings).where(t.ratings.c.event_id == event_id)):
+        rated.setdefault((r.section, r.member_id), {})[r.system] = json.loads(r.explanation)
+    merged = aliases(c)
+    sections = []
+    for s in source["sections"]:
+        players = []
+        for p in s["players"]:
+            member = merged.get(p.get("id", ""), p.get("id", ""))
+            players.append({"pair": p["pair"], "id": member, "name": p.get("name", ""),
+                            "results": p["results"],
+                            "ratings": rated.get((s["number"], member), {})})
+        systems = c.execute(select(t.sections.c.systems).where(
+            t.sections.c.event_id == event_id, t.sections.c.number == s["number"])).scalar_one()
+        sections.append({"number": s["number"], "name": s.get("name", ""),
+                         "start_date": s["start_date"], "end_date": s["end_date"],
+                         "systems": systems.split(","), "players": players})
+    return {"id": row.id, "name": row.name, "start_date": row.start_date.isoformat(),
+            "end_date": row.end_date.isoformat(), "corrections": row.corrections,
+            "sections": sections}
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    id: str
+    name: str
+    rating: float
+    games: int
+    as_of: date | None
+
+    @property
+    def display(self) -> str:
+        return display(self.rating, self.games)
+
+
+def rating_list(c: Connection, as_of: date, system: System) -> list[ListEntry]:
+    """The rating each member had after the last event ending on or before ``as_of``
+    (members rated only by import: their imported rating, if dated on or before it)."""
+    latest: dict[str, tuple[float, int, date | None]] = {}
+    for b in c.execute(select(t.baselines).where(t.baselines.c.system == system.value)):
+        if b.as_of is None or b.as_of <= as_of:
+            latest[b.member_id] = (b.rating, b.games, b.as_of)
+    rows = c.execute(
+        select(t.ratings.c.member_id, t.ratings.c.post, t.ratings.c.games_after,
+               t.ratings.c.end_date)
+        .where(t.ratings.c.system == system.value, t.ratings.c.end_date <= as_of)
+        .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
+                  t.ratings.c.section))
+    for r in rows:
+        latest[r.member_id] = (r.post, r.games_after, r.end_date)
+    names = {r.id: r.name for r in c.execute(select(t.members.c.id, t.members.c.name))}
+    merged = aliases(c)
+    entries = [ListEntry(m, names.get(m, ""), rating, games, day)
+               for m, (rating, games, day) in latest.items() if m not in merged]
+    return sorted(entries, key=lambda e: (-e.rating, e.id))

@@ -1,0 +1,125 @@
+"""The ratings database: tables, as SQLAlchemy Core metadata.
+
+The database stores inputs and results and never holds rating logic: an event's input
+(event JSON) is kept whole, and every rating result row keeps the state after it, so the
+history can be read, listed and re-rated. Migrations (office/migrations) create these
+tables; this module is their description for queries.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+members = Table(
+    "members", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", Text, nullable=False, default=""),
+    Column("birth_date", Date),
+    Column("adult", Boolean),
+    Column("state", String(8)),
+    Column("fide_rating", Float),
+    Column("fide_date", Date),
+    Column("cfc_rating", Float),
+    Column("cfc_date", Date),
+    Column("canadian_resident", Boolean),
+    #: set when this id was merged into another: the same person
+    Column("merged_into", String(32), ForeignKey("members.id")),
+)
+
+#: A member's standing per system before any event this database rated (imported).
+baselines = Table(
+    "baselines", metadata,
+    Column("member_id", String(32), ForeignKey("members.id"), primary_key=True),
+    Column("system", String(2), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("as_of", Date),
+    Column("wins", Integer), Column("draws", Integer), Column("losses", Integer),
+    Column("events3", Integer),
+    Column("peak", Float),
+    Column("olm", Boolean, nullable=False, default=False),
+    Column("games_above_2200", Integer),
+)
+
+#: Floors set by hand (prize floors, granted match requests), effective from a date.
+floors = Table(
+    "floors", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("member_id", String(32), ForeignKey("members.id"), nullable=False),
+    Column("system", String(2), nullable=False),
+    Column("floor", Float, nullable=False),
+    Column("effective", Date, nullable=False),
+    Column("reason", Text, nullable=False, default=""),
+)
+
+events = Table(
+    "events", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", Text, nullable=False, default=""),
+    Column("start_date", Date, nullable=False),
+    Column("end_date", Date, nullable=False),
+    Column("source", Text, nullable=False),  #: the event JSON it was rated from
+    Column("submitted_at", DateTime, nullable=False),
+    Column("corrections", Integer, nullable=False, default=0),
+)
+
+#: One row per section, in rating order: (end date, start date, event id, number).
+sections = Table(
+    "sections", metadata,
+    Column("event_id", String(64), ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("name", Text, nullable=False, default=""),
+    Column("start_date", Date, nullable=False),
+    Column("end_date", Date, nullable=False),
+    Column("systems", String(32), nullable=False),
+    Column("rule_set", Date, nullable=False),
+)
+
+#: A rated player in one system of one section: the history.
+ratings = Table(
+    "ratings", metadata,
+    Column("event_id", String(64), ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    Column("section", Integer, primary_key=True),
+    Column("member_id", String(32), ForeignKey("members.id"), primary_key=True),
+    Column("system", String(2), primary_key=True),
+    Column("end_date", Date, nullable=False),
+    Column("start_date", Date, nullable=False),
+    Column("pre", Float),
+    Column("pre_games", Integer),
+    Column("post", Float),
+    Column("games_after", Integer),
+    Column("floor", Float),  #: the floor in force after the event
+    Column("state_after", Text),  #: JSON, the input shape of a rating
+    Column("explanation", Text, nullable=False),  #: JSON, result_json.rating_to_dict
+)
+
+audit = Table(
+    "audit", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime, nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("detail", Text, nullable=False),
+)
+
+tokens = Table(
+    "tokens", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("hash", String(128), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    UniqueConstraint("hash"),
+)

@@ -1,0 +1,205 @@
+"""Reading and writing the office's rows: states, members, floors, events, results.
+
+Sections are rated in the order of their key (end date, start date, event id, section
+number); a player's state before a section is the state after the last earlier section
+in which the player was rated in that system, or the imported baseline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from typing import Any
+
+from sqlalchemy import Connection, ColumnElement, and_, delete, insert, or_, select, update
+
+from ..core.model import MatchChange, Rating, System
+from ..core.results import SectionResult
+from ..formats.result_json import rating_state, rating_to_dict
+from . import schema as t
+from .members import MemberRecord
+
+SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
+
+
+def after_or_at(table: Any, key: SectionKey, event_column: str = "event_id",
+                number_column: str = "number") -> ColumnElement[bool]:
+    """SQL for: the row's section key >= ``key``, in rating order."""
+    end, start, event_id, number = key
+    e, s = table.c.end_date, table.c.start_date
+    ev, n = table.c[event_column], table.c[number_column]
+    return or_(
+        e > end,
+        and_(e == end, s > start),
+        and_(e == end, s == start, ev > event_id),
+        and_(e == end, s == start, ev == event_id, n >= number),
+    )
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def audit(connection: Connection, action: str, detail: dict[str, Any]) -> None:
+    connection.execute(insert(t.audit).values(at=now(), action=action,
+                                              detail=json.dumps(detail, sort_keys=True)))
+
+
+# --- members ----------------------------------------------------------------------
+
+
+def upsert_member(connection: Connection, record: MemberRecord) -> None:
+    values = {
+        "name": record.name, "birth_date": record.birth_date, "adult": record.adult,
+        "state": record.state, "fide_rating": record.fide_rating, "fide_date": record.fide_date,
+        "cfc_rating": record.cfc_rating, "cfc_date": record.cfc_date,
+        "canadian_resident": record.canadian_resident,
+    }
+    exists = connection.execute(select(t.members.c.id).where(t.members.c.id == record.id)).first()
+    if exists:
+        connection.execute(update(t.members).where(t.members.c.id == record.id).values(**values))
+    else:
+        connection.execute(insert(t.members).values(id=record.id, **values))
+    for system, b in record.ratings.items():
+        connection.execute(delete(t.baselines).where(
+            t.baselines.c.member_id == record.id, t.baselines.c.system == system.value))
+        connection.execute(insert(t.baselines).values(
+            member_id=record.id, system=system.value, rating=b.rating, games=b.games,
+            as_of=b.as_of, wins=b.wins, draws=b.draws, losses=b.losses, events3=b.events3,
+            peak=b.peak, olm=b.olm, games_above_2200=b.games_above_2200))
+        if b.floor is not None:
+            connection.execute(insert(t.floors).values(
+                member_id=record.id, system=system.value, floor=b.floor,
+                effective=date(1, 1, 1), reason="imported with the member list"))
+
+
+def ensure_members(connection: Connection, names: dict[str, str]) -> None:
+    """Create member rows for ids first seen in an event."""
+    if not names:
+        return
+    known = {r[0] for r in connection.execute(
+        select(t.members.c.id).where(t.members.c.id.in_(list(names))))}
+    new = [{"id": i, "name": n} for i, n in names.items() if i not in known]
+    if new:
+        connection.execute(insert(t.members), new)
+
+
+def aliases(connection: Connection) -> dict[str, str]:
+    """Merged ids and the id each was merged into (followed to the end of the chain)."""
+    direct = {r.id: r.merged_into for r in connection.execute(
+        select(t.members.c.id, t.members.c.merged_into).where(t.members.c.merged_into.is_not(None)))}
+    resolved = {}
+    for start in direct:
+        target, seen = direct[start], {start}
+        while target in direct and target not in seen:
+            seen.add(target)
+            target = direct[target]
+        resolved[start] = target
+    return resolved
+
+
+@dataclass(frozen=True)
+class MemberFacts:
+    """What the members table adds to a player of an event, for Step 1."""
+
+    birth_date: date | None
+    adult: bool | None
+    fide_rating: float | None
+    fide_date: date | None
+    cfc_rating: float | None
+    cfc_date: date | None
+    canadian_resident: bool | None
+
+
+def member_facts(connection: Connection, ids: Iterable[str]) -> dict[str, MemberFacts]:
+    rows = connection.execute(select(t.members).where(t.members.c.id.in_(list(ids))))
+    return {r.id: MemberFacts(r.birth_date, r.adult, r.fide_rating, r.fide_date, r.cfc_rating,
+                              r.cfc_date, r.canadian_resident) for r in rows}
+
+
+# --- states -----------------------------------------------------------------------
+
+
+def state_from_json(text: str | None) -> Rating | None:
+    if not text:
+        return None
+    d = json.loads(text)
+    return Rating(
+        rating=d["rating"], games=d["games"],
+        date=date.fromisoformat(d["date"]) if d.get("date") else None,
+        wins=d.get("wins"), draws=d.get("draws"), losses=d.get("losses"),
+        events3=d.get("events3"), peak=d.get("peak"), floor=d.get("floor"),
+        olm=d.get("olm", False), games_above_2200=d.get("games_above_2200"),
+        match_changes=tuple(MatchChange(date.fromisoformat(c["date"]), c["change"])
+                            for c in d.get("match_changes", [])),
+        games_known=d.get("games_known", True),
+    )
+
+
+def latest_states(connection: Connection, ids: Iterable[str]) -> dict[tuple[str, System], Rating]:
+    """Each member's state per system after the last section in the table (callers delete
+    the rows from the re-rate point on first), else the imported baseline."""
+    ids = list(ids)
+    states: dict[tuple[str, System], Rating] = {}
+    for b in connection.execute(select(t.baselines).where(t.baselines.c.member_id.in_(ids))):
+        states[(b.member_id, System(b.system))] = Rating(
+            rating=b.rating, games=b.games, date=b.as_of, wins=b.wins, draws=b.draws,
+            losses=b.losses, events3=b.events3, peak=b.peak, olm=b.olm,
+            games_above_2200=b.games_above_2200)
+    rows = connection.execute(
+        select(t.ratings.c.member_id, t.ratings.c.system, t.ratings.c.state_after)
+        .where(t.ratings.c.member_id.in_(ids))
+        .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
+                  t.ratings.c.section))
+    for r in rows:
+        state = state_from_json(r.state_after)
+        if state is not None:
+            states[(r.member_id, System(r.system))] = state
+    return states
+
+
+def office_floors(connection: Connection, ids: Iterable[str]) -> dict[tuple[str, System], list[tuple[date, float]]]:
+    """Floors set by hand, per member and system, in order of their dates."""
+    out: dict[tuple[str, System], list[tuple[date, float]]] = {}
+    rows = connection.execute(select(t.floors).where(t.floors.c.member_id.in_(list(ids)))
+                              .order_by(t.floors.c.effective, t.floors.c.id))
+    for r in rows:
+        out.setdefault((r.member_id, System(r.system)), []).append((r.effective, r.floor))
+    return out
+
+
+# --- events and results -------------------------------------------------------------
+
+
+def event_source(connection: Connection, event_id: str) -> dict[str, Any] | None:
+    row = connection.execute(select(t.events.c.source).where(t.events.c.id == event_id)).first()
+    return None if row is None else dict(json.loads(row.source))
+
+
+def write_results(connection: Connection, event_id: str, number: int, start: date, end: date,
+                  result: SectionResult, ids: dict[int, str]) -> dict[tuple[str, System], Rating]:
+    """Store each rated player's result; return the new states."""
+    rows = []
+    states: dict[tuple[str, System], Rating] = {}
+    for player in result.players:
+        member = ids.get(player.pair)
+        if not member:
+            continue
+        for system, r in player.ratings.items():
+            if r.post is None or r.state_after is None:
+                continue
+            rows.append({
+                "event_id": event_id, "section": number, "member_id": member,
+                "system": system.value, "end_date": end, "start_date": start,
+                "pre": r.pre, "pre_games": r.pre_games, "post": r.post,
+                "games_after": r.games_after,
+                "floor": r.floors.floor if r.floors else None,
+                "state_after": json.dumps(rating_state(r.state_after)),
+                "explanation": json.dumps(rating_to_dict(r)),
+            })
+            states[(member, system)] = r.state_after
+    if rows:
+        connection.execute(insert(t.ratings), rows)
+    return states
