@@ -34,8 +34,8 @@ def cli() -> None:
 def rate(files: tuple[str, ...], as_json: bool) -> None:
     """Rate each event FILE and print its crosstables with pre -> post ratings.
 
-    Every section of every file is read and checked before anything is printed; a file
-    with problems is refused whole, with every problem listed.
+    Every file is read and checked before anything is printed; a file with problems is
+    refused whole, with the problems of its first failing section listed.
     """
     rated = []
     for name in files:

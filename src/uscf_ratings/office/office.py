@@ -39,6 +39,7 @@ from .store import (
 
 PRE_FROM_DATABASE = "database"
 PRE_FROM_FILE = "file"
+PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history carried
 
 
 class OfficeError(ValueError):
@@ -306,6 +307,8 @@ def _choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rat
     cannot show (N, wins, draws, losses, events, peak) is carried from the database only
     where the database's rating rounds to the file's.
     """
+    if pre_ratings == PRE_FROM_FILE_ONLY and given is not None:
+        return given
     if pre_ratings != PRE_FROM_FILE or given is None:
         return known if known is not None else given
     if known is None or round(known.rating) != round(given.rating):
