@@ -35,6 +35,19 @@ def rounded_rating(value: float) -> int:
     return int(round_half_up(value))
 
 
+def published_form(rating: float | None, games: int | None) -> str:
+    """A rating as crosstables and lists show it: 1456, or 1456P12 while provisional
+    (based on 25 games or fewer); "unr." for no rating.
+
+    >>> published_form(1455.5, 12), published_form(1643.759, 40), published_form(None, None)
+    ('1456P12', '1644', 'unr.')
+    """
+    if rating is None:
+        return "unr."
+    provisional = games is not None and games <= 25
+    return f"{rounded_rating(rating)}" + (f"P{games}" if provisional else "")
+
+
 def n_star(r0: float) -> float:
     """N* of section 3 (formula 1): the most games' worth of information a rating carries.
 

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-from ..core.formulas import rounded_rating
+from ..core.formulas import published_form as _rating
 from ..core.model import Section
 from ..core.results import RatingResult, SectionResult
-
-
-def _rating(value: float | None, games: int | None) -> str:
-    """A rating as published: 1456, or 1456P12 while provisional (25 games or fewer)."""
-    if value is None:
-        return "unr."
-    return str(rounded_rating(value)) + (f"P{games}" if games is not None and games <= 25 else "")
 
 
 def _change(r: RatingResult) -> str:

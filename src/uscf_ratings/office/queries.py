@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from ..core.formulas import round_half_up, rounded_rating
+from ..core.formulas import published_form, round_half_up, rounded_rating
 from ..core.model import System
 from . import schema as t
 from .store import aliases, latest_states
@@ -17,7 +17,7 @@ from .store import aliases, latest_states
 
 def display(rating: float, games: int) -> str:
     """A rating as published: 1456, or 1456P12 while provisional (25 games or fewer)."""
-    return f"{rounded_rating(rating)}" + (f"P{games}" if games <= 25 else "")
+    return published_form(rating, games)
 
 
 def player(c: Connection, member_id: str) -> dict[str, Any] | None:
