@@ -193,18 +193,20 @@ def test_console_blocks_are_parsed() -> None:
 # --- Running -------------------------------------------------------------------------------
 
 
-def run(argv: str) -> tuple[int, str]:
+def run(argv: str, database: str = "") -> tuple[int, str]:
     words = shlex.split(argv)
     assert words and words[0] == "uscf", f"console examples run `uscf ...` only: {argv!r}"
-    # A fixed width, so that help texts wrap the same in every terminal.
-    result = CliRunner(env={"COLUMNS": "80"}).invoke(cli, words[1:], prog_name="uscf")
+    # A fixed width, so that help texts wrap the same in every terminal; and a database of
+    # the block's own, so that `uscf db` examples start empty and leave nothing behind.
+    env = {"COLUMNS": "80"} | ({"USCF_DB": database} if database else {})
+    result = CliRunner(env=env).invoke(cli, words[1:], prog_name="uscf")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result.exit_code, result.output
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
-def test_console_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_console_example(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     uses_shared = any(words[1:2] == ["fidelity"] and "--help" not in words
                       for words in (shlex.split(c.argv) for c in block.commands))
     assert block.needs_shared or not uses_shared, (
@@ -213,7 +215,7 @@ def test_console_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
         skip_or_fail(f"{block.id} needs the real rated sections in {SHARED}, which is missing")
     monkeypatch.chdir(ROOT)
     for command in block.commands:
-        code, output = run(command.argv)
+        code, output = run(command.argv, f"sqlite:///{tmp_path / 'office.db'}")
         expected = trimmed(command.expected)
         if not expected:
             assert code == 0, f"{block.id}: `{command.argv}` exited {code}:\n{output}"
