@@ -93,6 +93,9 @@ def test_match_floor_lowered_on_request() -> None:
     a = rate_section(section).player(1).ratings[R]
     assert a.post is not None and 1700 < a.post < 1800 and a.floor_applied is None
     assert a.notes and "request to lower it to 1700" in a.notes[0]
+    # the lowered floor is kept, so the next event holds the player at 1700, not 1800
+    assert a.state_after is not None
+    assert (a.state_after.floor_lowered_from, a.state_after.floor_lowered_to) == (1800, 1700)
 
 
 def foreign(us: Rating, opponents: list[tuple[float, str]], youth: bool = False,

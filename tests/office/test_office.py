@@ -188,3 +188,22 @@ def test_nothing_is_half_written_when_rating_fails(office: Office) -> None:
     assert dump(office) == before
     with office.engine.connect() as c:
         assert c.execute(select(schema.events.c.id)).scalars().all() == ["E1"]
+
+
+def test_floor_lowered_by_hand_lets_the_rating_fall(office: Office) -> None:
+    """A granted match request lowers a floor by 100 (section 7, rule 4): a 1805 player
+    with a peak of 2000 (floor 1800) whose floor is lowered to 1700 may fall below 1800."""
+    office.import_members([
+        MemberRecord("p", "Peaked", ratings={R: Baseline(1805, 100, peak=2000)}),
+        MemberRecord("q", "Strong", ratings={R: Baseline(1900, 100)}),
+    ])
+    office.rate(swiss("E1", date(2026, 1, 10), [("p", "q", "L")]))
+    with office.engine.connect() as c:
+        held = queries.player(c, "p")
+    assert held is not None and held["history"][0]["post"] == 1800  # the peak floor holds
+    office.set_floor("p", R, 1700, date(2026, 1, 1), "match request granted")
+    with office.engine.connect() as c:
+        lowered = queries.player(c, "p")
+    assert lowered is not None
+    post = lowered["history"][0]["post"]
+    assert 1700 <= post < 1800

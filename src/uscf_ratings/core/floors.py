@@ -36,6 +36,18 @@ def peak_floor(peak: float | None) -> float | None:
     return levels[-1] if levels else None
 
 
+def lowered(floor: float | None, lowered_from: float | None, lowered_to: float | None) -> float | None:
+    """A computed floor after an office lowered it (section 7, rule 4): a floor no higher
+    than the one lowered is held to the lowered value.
+
+    >>> lowered(1800, 1800, 1700), lowered(1900, 1800, 1700), lowered(1800, None, None)
+    (1700, 1900, 1800)
+    """
+    if floor is None or lowered_from is None or lowered_to is None or floor > lowered_from:
+        return floor
+    return lowered_to
+
+
 @dataclass(frozen=True)
 class Floors:
     """Every floor that holds a player's final rating, and the one that is highest."""

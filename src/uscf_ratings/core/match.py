@@ -6,8 +6,9 @@
 3. The bonus formula does not apply.
 4. Floors are not automatically in effect: a result below the player's floor is treated
    as a request to lower the floor by 100 points. This engine treats the request as
-   granted (the rating may fall to 100 below the old floor) and says so in the result's
-   notes; an office that refuses it rates the match again with the floor it keeps.
+   granted (the rating may fall to 100 below the old floor, and the state after records
+   the lowered floor) and says so in the result's notes; an office that refuses it sets
+   the floor back by hand and re-rates.
 
 Otherwise a match is rated like any section, in Steps 4 and 5.
 """
@@ -81,6 +82,8 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
             notes = (f"below the floor of {floors.floor:g}: treated as a request to lower it "
                      f"to {lowered:g} (section 7), granted here",)
             final = max(final, lowered)
+            state = replace(state, floor_lowered_from=floors.floor, floor_lowered_to=lowered,
+                            floor=None if state.floor is None else min(state.floor, lowered))
         state = replace(state, match_changes=state.match_changes
                         + (MatchChange(section.end_date, final - prior.r0),))
         results[i] = RatingResult(

@@ -85,7 +85,12 @@ class Rating:
     losses: int | None = None
     events3: int | None = None  #: events with at least three rated games (N_R, section 5)
     peak: float | None = None  #: highest established rating attained (section 5)
-    floor: float | None = None  #: a floor set by the office (prize floor, match request)
+    floor: float | None = None  #: a floor set by the office (a prize floor)
+    #: A floor the office lowered (a granted match request, section 7): floors computed
+    #: from the peak or the OLM title that are at most ``floor_lowered_from`` are held to
+    #: ``floor_lowered_to`` instead; a later, higher peak gives its floor again.
+    floor_lowered_from: float | None = None
+    floor_lowered_to: float | None = None
     olm: bool = False  #: holds the Original Life Master title (OTBR floor 2200)
     games_above_2200: int | None = None  #: rated games played while established above 2200
     match_changes: tuple[MatchChange, ...] = ()

@@ -128,6 +128,8 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         events3=add("events3", 1 if len(games) >= 3 else 0),
         peak=_peak(r),
         floor=r.floor if r else None,
+        floor_lowered_from=r.floor_lowered_from if r else None,
+        floor_lowered_to=r.floor_lowered_to if r else None,
         olm=bool(r and r.olm),
         games_above_2200=add("games_above_2200", len(games) if above_2200 else 0),
         match_changes=r.match_changes if r else (),
@@ -163,7 +165,10 @@ def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: Syste
     olm = None
     if system is System.R and (state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES):
         olm = floor_rules.OLM_FLOOR
-    return floor_rules.Floors(absolute, floor_rules.peak_floor(state.peak), olm, state.floor)
+    peak = floor_rules.peak_floor(state.peak)
+    low_from, low_to = state.floor_lowered_from, state.floor_lowered_to
+    return floor_rules.Floors(absolute, floor_rules.lowered(peak, low_from, low_to),
+                              floor_rules.lowered(olm, low_from, low_to), state.floor)
 
 
 def finish_state(state: Rating, final: float) -> Rating:

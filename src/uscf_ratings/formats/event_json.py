@@ -152,6 +152,8 @@ class _Builder:
             date=self.date(r.get("date"), f"{where}.date") or section_start,
             wins=r.get("wins"), draws=r.get("draws"), losses=r.get("losses"),
             events3=r.get("events3"), peak=r.get("peak"), floor=r.get("floor"),
+            floor_lowered_from=r.get("floor_lowered_from"),
+            floor_lowered_to=r.get("floor_lowered_to"),
             olm=r.get("olm", False), games_above_2200=r.get("games_above_2200"),
             games_known=r.get("games_known", True),
             match_changes=tuple(

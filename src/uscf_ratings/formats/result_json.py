@@ -114,7 +114,8 @@ def rating_state(state: Rating | None) -> dict[str, Any] | None:
     out: dict[str, Any] = {"rating": state.rating, "games": state.games}
     if state.date is not None:
         out["date"] = state.date.isoformat()
-    for name in ("wins", "draws", "losses", "events3", "peak", "floor", "games_above_2200"):
+    for name in ("wins", "draws", "losses", "events3", "peak", "floor", "floor_lowered_from",
+                 "floor_lowered_to", "games_above_2200"):
         value = getattr(state, name)
         if value is not None:
             out[name] = value

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
+from ..core import floors as floor_rules
 from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
@@ -282,7 +283,7 @@ def _prepare(c: Connection, section: Section, ids: dict[int, str],
                 continue
             set_by_hand = [f for d, f in floors.get((member, system), []) if d <= section.start_date]
             if set_by_hand:
-                chosen = replace(chosen, floor=set_by_hand[-1])
+                chosen = _with_floor_set_by_hand(chosen, system, set_by_hand[-1])
             ratings[system] = chosen
         fact = facts.get(member)
         players.append(replace(
@@ -296,6 +297,20 @@ def _prepare(c: Connection, section: Section, ids: dict[int, str],
                           if fact and fact.cfc_rating else None),
         ))
     return replace(section, players=tuple(players))
+
+
+def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rating:
+    """A floor set by hand raises the player's floor (a prize floor) or, when it is below
+    the floor the peak or the OLM title gives, lowers that floor (a granted match
+    request, section 7)."""
+    peaks = [p for p in (rating.peak, rating.rating if rating.established else None) if p]
+    computed = [f for f in (floor_rules.peak_floor(max(peaks)) if peaks else None,
+                            floor_rules.OLM_FLOOR if rating.olm and system is System.R else None)
+                if f is not None]
+    if computed and value < max(computed):
+        return replace(rating, floor=None, floor_lowered_from=max(computed),
+                       floor_lowered_to=value)
+    return replace(rating, floor=value)
 
 
 def _choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rating | None:

@@ -131,6 +131,7 @@ def state_from_json(text: str | None) -> Rating | None:
         date=date.fromisoformat(d["date"]) if d.get("date") else None,
         wins=d.get("wins"), draws=d.get("draws"), losses=d.get("losses"),
         events3=d.get("events3"), peak=d.get("peak"), floor=d.get("floor"),
+        floor_lowered_from=d.get("floor_lowered_from"), floor_lowered_to=d.get("floor_lowered_to"),
         olm=d.get("olm", False), games_above_2200=d.get("games_above_2200"),
         match_changes=tuple(MatchChange(date.fromisoformat(c["date"]), c["change"])
                             for c in d.get("match_changes", [])),
