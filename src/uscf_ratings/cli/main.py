@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
+from ..core.model import Event
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from ..core.rules import NoRuleSet
@@ -15,7 +17,7 @@ from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.crosstable_text import render_section
 from ..formats.errors import ParseError
-from ..formats.event_json import read_event
+from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.result_json import event_to_dict
 
 
@@ -29,10 +31,17 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="One JSON document with a list `events`.")
-def rate(files: tuple[str, ...], as_json: bool) -> None:
+@click.option("--db", "url", default=None, metavar="URL",
+              help="Fill pre-event ratings, N and history from a ratings database "
+                   "(nothing is stored).")
+def rate(files: tuple[str, ...], as_json: bool, url: str | None) -> None:
     """Rate each event FILE and print its crosstables with pre -> post ratings.
+
+    A FILE is event JSON, a US Chess rating report (a folder or zip of the three DBF
+    files), FIDE TRF, SwissSys .sjson, WinTD JSON, a CSV crosstable or PGN: the format is
+    told from the content and the extension.
 
     Every file is read and checked before anything is printed; a file with problems is
     refused whole, with the problems of its first failing section listed.
@@ -40,7 +49,10 @@ def rate(files: tuple[str, ...], as_json: bool) -> None:
     rated = []
     for name in files:
         try:
-            event = read_event(name)
+            event = read_any(name)
+            if url is not None:
+                event = _filled(event, url)
+            _warn_assumed_games(name, event)
             results: list[SectionResult] = [rate_section(s) for s in event.sections]
         except ParseError as error:
             raise click.ClickException(str(error)) from None
@@ -57,6 +69,50 @@ def rate(files: tuple[str, ...], as_json: bool) -> None:
             click.echo("")
             click.echo(render_section(section, result))
         click.echo("")
+
+
+def _filled(event: Event, url: str) -> Event:
+    from ..office.db import check_schema
+    from ..office.office import Office, fill_from_database
+
+    office = Office(url)
+    with office.engine.connect() as connection:
+        check_schema(connection)
+        sections = tuple(fill_from_database(connection, s) for s in event.sections)
+    office.engine.dispose()
+    return replace(event, sections=sections)
+
+
+def _warn_assumed_games(name: str, event: Event) -> None:
+    """Say which players' N was not in the file (rating reports and TRF carry none)."""
+    for section in event.sections:
+        lacking = sorted({p.pair for p in section.players
+                          for r in p.ratings.values() if not r.games_known})
+        if lacking:
+            shown = ", ".join(map(str, lacking[:20])) + (" ..." if len(lacking) > 20 else "")
+            click.echo(f"{name}: section {section.number}: N (games) is not in the file for "
+                       f"{len(lacking)} player(s) (pairs {shown}); assumed established "
+                       "(N = 26). Use --db to take N and history from a ratings database.",
+                       err=True)
+
+
+@cli.command()
+@click.argument("source", type=click.Path(exists=True))
+@click.argument("target", type=click.Path())
+@click.option("--from", "from_format", type=click.Choice([f.name for f in FORMATS]),
+              help="The input format, if the content and extension do not tell it.")
+@click.option("--to", "to_format", type=click.Choice([f.name for f in FORMATS]),
+              help="The output format, if the extension does not tell it.")
+def convert(source: str, target: str, from_format: str | None, to_format: str | None) -> None:
+    """Convert an event between formats (where the target can hold the data)."""
+    try:
+        event = read_any(source, from_format)
+        write_any(event, target, to_format)
+    except ParseError as error:
+        raise click.ClickException(str(error)) from None
+    except ValueError as error:
+        raise click.ClickException(f"{target}: {error}") from None
+    click.echo(f"wrote {target}")
 
 
 @cli.command()
@@ -94,3 +150,8 @@ cli.add_command(db)
 
 def main() -> None:  # pragma: no cover
     cli(sys.argv[1:])
+
+
+from .serve import serve  # noqa: E402  (the web app)
+
+cli.add_command(serve)

@@ -51,7 +51,11 @@ def sniff(path: Path) -> Format:
         return BY_NAME["dbf"]
     head = path.read_bytes()[:4096]
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    if suffix == ".dbf" or head[:1] in (b"\x03", b"\x83", b"\x30", b"\x8b", b"\xf5"):
+    if suffix in (".trf", ".trfx"):
+        return BY_NAME["trf"]
+    # dBase version bytes (III, III with memo, IV with memo, FoxPro with memo); 0x30
+    # (Visual FoxPro) is left out: it is the "0" that starts every TRF line.
+    if suffix == ".dbf" or head[:1] in (b"\x03", b"\x83", b"\x8b", b"\xf5"):
         return BY_NAME["dbf"]
     if text.startswith("{") or text.startswith("["):
         if '"Overview"' in text or suffix in (".sjson", ".bk"):

@@ -313,6 +313,14 @@ def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rat
     return replace(rating, floor=value)
 
 
+def fill_from_database(c: Connection, section: Section) -> Section:
+    """A section as the office would rate it now: pre-event ratings, N, history and floors
+    of the members the database knows, without storing anything (``uscf rate --db``)."""
+    merged = aliases(c)
+    ids = {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
+    return _prepare(c, section, ids, latest_states(c, set(ids.values())), PRE_FROM_DATABASE)
+
+
 def _choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rating | None:
     """The pre-event rating to rate with.
 
