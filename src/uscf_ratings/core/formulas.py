@@ -1,7 +1,7 @@
 """The closed-form pieces of the rating system: N*, N', We, PWe, K, the standard formula.
 
-Sums use :func:`math.fsum`, which is exact and so independent of the order of the games:
-the same section gives bit-identical ratings however its players and rounds are listed.
+Sums run over the opponents' ratings in sorted order (see kernels.py), so the same section
+gives bit-identical ratings however its players and rounds are listed.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from . import kernels
 from .model import KFactor
 
 
@@ -54,9 +55,7 @@ def n_star(r0: float) -> float:
     >>> round(n_star(1700), 1)
     20.0
     """
-    if r0 > 2355:
-        return 50.0
-    return 50 / math.sqrt(0.662 + 0.00000739 * (2569 - r0) ** 2)
+    return kernels.n_star(r0)
 
 
 def effective_games(n: float, r0: float) -> float:
@@ -64,23 +63,15 @@ def effective_games(n: float, r0: float) -> float:
     return min(n, n_star(r0))
 
 
-def pwe(r: float, ri: float) -> float:
-    """Provisional winning expectancy PWe(R, Ri), section 4.1."""
-    if r <= ri - 400:
-        return 0.0
-    if r >= ri + 400:
-        return 1.0
-    return 0.5 + (r - ri) / 800
-
-
-def we(r: float, ri: float) -> float:
-    """Standard winning expectancy We(R, Ri) = 1/(1 + 10^(-(R - Ri)/400)), section 4.2."""
-    return 1 / (1 + 10 ** (-(r - ri) / 400))
+pwe = kernels.pwe  #: PWe(R, Ri), section 4.1
+we = kernels.we  #: We(R, Ri), section 4.2
 
 
 def expected_score(r: float, opponents: Sequence[float]) -> float:
-    """E = sum of We(R0, Ri) over the games, section 4.2."""
-    return math.fsum(we(r, ri) for ri in opponents)
+    """E = sum of We(R0, Ri) over the games, section 4.2, summed in sorted order so that
+    the order of the games does not matter."""
+    ratings = sorted(opponents)
+    return kernels.expected(r, ratings, len(ratings))
 
 
 def k_factor(
