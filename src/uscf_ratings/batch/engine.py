@@ -18,12 +18,12 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.formulas import bonus_eligible, k_factor
+from ..core.formulas import k_factor
 from ..core.kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, PRIOR_NONE
 from ..core.model import Section, System
 from ..core.pipeline import collect_games, merge_entrants, section_systems
 from ..core.rules import rules_for
-from ..core.steps import floors_for, history_after, prior_for, uses_special
+from ..core.steps import bonus_threshold_for, floors_for, history_after, prior_for, uses_special
 from ..core.validate import check_section
 from .compiled import expected, special_walk
 
@@ -85,12 +85,8 @@ def pack(sections: Sequence[Section]) -> Packed:
                 cols["score"].append(math.fsum(x.score for x in g))
                 cols["k"].append(k_factor(prior.n_eff, len(g), section.k, dual_rating=prior.r0
                                           if dual and system is System.R else None) if g else 0.0)
-                counts: dict[int, int] = {}
-                for x in g:
-                    counts[x.opponent] = counts.get(x.opponent, 0) + 1
-                eligible = bool(g) and bonus_eligible(list(counts.values()),
-                                                      rules.bonus_m3_needs_distinct_opponents)
-                cols["bonus"].append(rules.bonus_threshold if eligible else math.nan)
+                threshold = bonus_threshold_for(g, rules)
+                cols["bonus"].append(math.nan if threshold is None else threshold)
                 cols["floor"].append(floors_for(prior, g, history_after(prior, g, section),
                                                 system, rules).floor if g else 0.0)
                 game_opponent.extend(first + x.opponent for x in g)

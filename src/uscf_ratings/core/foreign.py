@@ -13,11 +13,21 @@ import math
 from collections.abc import Sequence
 
 from . import conversions
-from .formulas import bonus_eligible, k_factor
+from .formulas import k_factor
 from .model import Section, System
 from .results import RatingResult
 from .rules import RuleSet
-from .steps import Entrant, Game, finish_state, floors_for, history_after, prior_for, standard_step
+from .steps import (
+    Entrant,
+    Game,
+    bonus_threshold_for,
+    finish_state,
+    floors_for,
+    held_by_floors,
+    history_after,
+    prior_for,
+    standard_step,
+)
 from .validate import Problem, SectionError, player_label, section_label
 
 
@@ -47,17 +57,11 @@ def rate_foreign(section: Section, rules: RuleSet, system: System, entrants: Seq
         prior = prior_for(entrant, system, rules, section)
         opponents = tuple(convert(_fide(entrants[g.opponent])) for g in rated)
         score = math.fsum(g.score for g in rated)
-        counts: dict[int, int] = {}
-        for g in rated:
-            counts[g.opponent] = counts.get(g.opponent, 0) + 1
-        eligible = bonus_eligible(list(counts.values()), rules.bonus_m3_needs_distinct_opponents)
-        step = standard_step(5, prior, opponents, score, k_factor(prior.n_eff, len(rated), section.k),
-                             rules.bonus_threshold if eligible else None)
+        k = k_factor(prior.n_eff, len(rated), section.k)
+        step = standard_step(5, prior, opponents, score, k, bonus_threshold_for(rated, rules))
         state = history_after(prior, rated, section)
         floors = floors_for(prior, rated, state, system, rules)
-        final, applied = step.rating, None
-        if final < floors.floor:
-            final, applied = floors.floor, floors.kind
+        final, applied = held_by_floors(step.rating, floors)
         ignored = len(games[i]) - len(rated)
         notes = (f"{ignored} game(s) against opponents without a FIDE rating ignored",) if ignored else ()
         results[i] = RatingResult(

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from .foreign import rate_foreign
-from .formulas import bonus_eligible, k_factor
+from .formulas import k_factor
 from .match import rate_match
 from .model import SCORE, Player, Section, SectionType, System
 from .results import PlayerResult, RatingResult, SectionResult, StepResult
@@ -28,8 +28,10 @@ from .steps import (
     Entrant,
     Game,
     Prior,
+    bonus_threshold_for,
     finish_state,
     floors_for,
+    held_by_floors,
     history_after,
     prior_for,
     special_step,
@@ -137,12 +139,10 @@ def rate_system(section: Section, rules: RuleSet, system: System,
             if uses_special(prior)[0]:
                 out[i] = special_step(step, prior, prior.n_eff, opponents, score_of(i))
             else:
-                eligible = bonus_eligible(_games_per_opponent(games[i]),
-                                          rules.bonus_m3_needs_distinct_opponents)
                 k = k_factor(prior.n_eff, len(games[i]), section.k,
                              dual_rating=prior.r0 if dual and system is System.R else None)
                 out[i] = standard_step(step, prior, opponents, score_of(i), k,
-                                       rules.bonus_threshold if eligible else None)
+                                       bonus_threshold_for(games[i], rules))
         return out
 
     step4 = run_step(4, step4_input)
@@ -152,13 +152,6 @@ def rate_system(section: Section, rules: RuleSet, system: System,
                 tuple(s for s in (step3.get(i), step4.get(i), step5.get(i)) if s))
         for i in range(len(entrants))
     ]
-
-
-def _games_per_opponent(games: Sequence[Game]) -> list[int]:
-    counts: dict[int, int] = {}
-    for g in games:
-        counts[g.opponent] = counts.get(g.opponent, 0) + 1
-    return list(counts.values())
 
 
 def _finish(section: Section, rules: RuleSet, system: System, prior: Prior,
@@ -184,10 +177,7 @@ def _finish(section: Section, rules: RuleSet, system: System, prior: Prior,
         return replace(base, state_after=prior.rating, games_after=prior.n)
     state = history_after(prior, games, section)
     floors = floors_for(prior, games, state, system, rules)
-    final = steps[-1].rating
-    applied = None
-    if final < floors.floor:
-        final, applied = floors.floor, floors.kind
+    final, applied = held_by_floors(steps[-1].rating, floors)
     return replace(base, floors=floors, floor_applied=applied, post=final,
                    games_after=state.games, state_after=finish_state(state, final))
 

@@ -7,11 +7,12 @@ matches (section 7) and :mod:`.foreign` for foreign FIDE events (section 6).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from . import floors as floor_rules
-from .formulas import effective_games, standard_rating
+from .formulas import bonus_eligible, effective_games, standard_rating
 from .initial import Initial, initial_rating
 from .model import Player, Rating, Section, System
 from .results import StepResult
@@ -98,6 +99,21 @@ def standard_step(step: int, prior: Prior, opponents: tuple[float, ...], score: 
     return StepResult(step, "standard", opponents, prior.n_eff, out.rating,
                       max(out.rating, STEP_FLOOR), k=out.k, expected=out.expected,
                       change=out.change, bonus=out.bonus, bonus_eligible=out.bonus_eligible)
+
+
+def bonus_threshold_for(games: Sequence[Game], rules: RuleSet) -> float | None:
+    """B when the player's games allow a bonus (section 4.2), else None."""
+    counts = Counter(g.opponent for g in games)
+    if bonus_eligible(list(counts.values()), rules.bonus_m3_needs_distinct_opponents):
+        return rules.bonus_threshold
+    return None
+
+
+def held_by_floors(rating: float, floors: floor_rules.Floors) -> tuple[float, str | None]:
+    """The final rating, and which floor raised it if one did (section 5)."""
+    if rating < floors.floor:
+        return floors.floor, floors.kind
+    return rating, None
 
 
 def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rating:
