@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..core.model import Event
+from ..core.model import Event, System
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from ..core.rules import NoRuleSet
@@ -33,10 +33,19 @@ def cli() -> None:
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="One JSON document with a list `events`.")
+@click.option("--format", "fmt", type=click.Choice(["text", "msa", "csv", "html", "json"]),
+              default="text", show_default=True,
+              help="text: a crosstable per section; msa: the layout of the US Chess MSA pages; "
+                   "csv: a row per player and system; html: a self-contained page; json: as "
+                   "--json.")
 @click.option("--db", "url", default=None, metavar="URL",
               help="Fill pre-event ratings, N and history from a ratings database "
                    "(nothing is stored).")
-def rate(files: tuple[str, ...], as_json: bool, url: str | None) -> None:
+@click.option("--systems", default=None, metavar="R,Q",
+              help="Rating systems for sections whose file names neither systems nor a "
+                   "time control (SwissSys files, PGN without TimeControl).")
+def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
+         systems: str | None) -> None:
     """Rate each event FILE and print its crosstables with pre -> post ratings.
 
     A FILE is event JSON, a US Chess rating report (a folder or zip of the three DBF
@@ -50,6 +59,8 @@ def rate(files: tuple[str, ...], as_json: bool, url: str | None) -> None:
     for name in files:
         try:
             event = read_any(name)
+            if systems:
+                event = _with_systems(event, systems)
             if url is not None:
                 event = _filled(event, url)
             _warn_assumed_games(name, event)
@@ -59,9 +70,17 @@ def rate(files: tuple[str, ...], as_json: bool, url: str | None) -> None:
         except (SectionError, NoRuleSet, TimeControlError) as error:
             raise click.ClickException(f"{name}: {error}") from None
         rated.append((event, results))
-    if as_json:
+    if as_json or fmt == "json":
         document = {"events": [event_to_dict(e, r) for e, r in rated]}
         click.echo(json.dumps(document, indent=2))
+        return
+    if fmt != "text":
+        from ..formats import outputs
+
+        render = {"msa": outputs.render_text, "csv": outputs.render_csv,
+                  "html": outputs.render_html}[fmt]
+        for event, results in rated:
+            click.echo(render(event, results), nl=not fmt == "csv")
         return
     for event, results in rated:
         click.echo(f"{event.name or event.id}  ({event.id}, {event.start_date} .. {event.end_date})")
@@ -69,6 +88,17 @@ def rate(files: tuple[str, ...], as_json: bool, url: str | None) -> None:
             click.echo("")
             click.echo(render_section(section, result))
         click.echo("")
+
+
+def _with_systems(event: Event, systems: str) -> Event:
+    try:
+        chosen = tuple(System(code.strip()) for code in systems.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{systems!r}: expected systems such as R or R,Q",
+                                 param_hint="--systems") from None
+    return replace(event, sections=tuple(
+        s if s.systems or s.time_control else replace(s, systems=chosen)
+        for s in event.sections))
 
 
 def _filled(event: Event, url: str) -> Event:
@@ -131,10 +161,30 @@ def rules(markdown: bool) -> None:
 @click.option("--k", "k_policy", type=click.Choice(["era", "full", "half"]), default="era",
               show_default=True, help="K of online sections: era = half before 2020-06-01.")
 @click.option("--json", "as_json", is_flag=True, help="The figures as JSON.")
-def fidelity(shared: Path, k_policy: str, as_json: bool) -> None:
+@click.option("--chain", is_flag=True,
+              help="Instead, chain the sections through a ratings office, with and without "
+                   "carried history (slower).")
+def fidelity(shared: Path, k_policy: str, as_json: bool, chain: bool) -> None:
     """Rate every real section and compare with the published ratings."""
     from ..fidelity.report import build_report, render, report_to_dict
     from ..fidelity.sources import load_all
+
+    if chain:
+        import tempfile
+
+        from ..fidelity.chain import chain as run_chain
+
+        with tempfile.TemporaryDirectory() as folder:
+            figures = {
+                "without carried history": run_chain(
+                    shared, f"sqlite:///{folder}/plain.db", False, False).as_dict(),
+                "with carried history and June 2021 floors": run_chain(
+                    shared, f"sqlite:///{folder}/chained.db", True, True).as_dict(),
+            }
+        click.echo(json.dumps(figures, indent=2) if as_json else "\n".join(
+            f"{name}: {f['players']} players, {f['exact_share']:.1f}% exact, "
+            f"{f['within1_share']:.1f}% within 1" for name, f in figures.items()))
+        return
 
     report = build_report(load_all(shared, k_policy))
     if as_json:

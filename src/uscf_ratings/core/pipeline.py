@@ -39,7 +39,7 @@ from .steps import (
     uses_special,
 )
 from .timecontrol import parse_time_control, systems_for
-from .validate import check_section
+from .validate import Problem, SectionError, check_section, section_label
 
 
 def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResult:
@@ -79,7 +79,9 @@ def section_systems(section: Section, rules: RuleSet) -> tuple[System, ...]:
     if section.type is SectionType.FIDE_FOREIGN:
         return (System.R,)
     if section.time_control is None:
-        raise ValueError(f"section {section.number}: neither systems nor a time control given")
+        raise SectionError([Problem(section_label(section), None, None,
+                                    "neither the rating systems nor a time control is given: "
+                                    "name the systems (R, Q, B, OR, OQ, OB) or the time control")])
     return systems_for(parse_time_control(section.time_control), section.online, rules)
 
 

@@ -33,7 +33,7 @@ FORMATS: tuple[Format, ...] = (
     Format("dbf", "dbf", (".dbf", ".zip"), "US Chess rating report, three dBase files (format 2C)"),
     Format("trf", "trf", (".trf", ".trfx", ".txt"), "FIDE Tournament Report File (TRF16, TRF-2026)"),
     Format("sjson", "swisssys", (".sjson", ".bk"), "SwissSys .sjson export"),
-    Format("wintd", "wintd", (".json",), "WinTD JSON records"),
+    Format("wintd", "wintd", (".ptoz", ".json"), "WinTD JSON records (.ptoz or JSON)"),
     Format("csv", "csv_crosstable", (".csv",), "simple CSV crosstable"),
     Format("csvjson", "csv_crosstable", (".json",), "the CSV crosstable's JSON equivalent"),
     Format("pgn", "pgn", (".pgn",), "PGN games grouped into sections"),
@@ -47,6 +47,8 @@ def sniff(path: Path) -> Format:
     if path.is_dir():
         return BY_NAME["dbf"]
     suffix = path.suffix.lower()
+    if suffix == ".ptoz":
+        return BY_NAME["wintd"]
     if suffix == ".zip" and zipfile.is_zipfile(path):
         return BY_NAME["dbf"]
     head = path.read_bytes()[:4096]
@@ -60,11 +62,12 @@ def sniff(path: Path) -> Format:
     if text.startswith("{") or text.startswith("["):
         if '"Overview"' in text or suffix in (".sjson", ".bk"):
             return BY_NAME["sjson"]
-        if '"event"' in text and '"sections"' in text:
-            return BY_NAME["json"]
+        # the CSV crosstable's JSON shares event JSON's top level: let the formats that
+        # can tell their own files apart speak first
+        whole = path.read_text(encoding="utf-8", errors="replace")
         for candidate in ("wintd", "csvjson"):
             module = _maybe(BY_NAME[candidate])
-            if module is not None and getattr(module, "claims", lambda _t: False)(text):
+            if module is not None and getattr(module, "claims", lambda _t: False)(whole):
                 return BY_NAME[candidate]
         return BY_NAME["json"]
     if text.startswith("[Event ") or suffix == ".pgn":

@@ -1,0 +1,241 @@
+"""Rated crosstables for people and programs: text, CSV, JSON and a self-contained HTML page.
+
+Each function takes the event and its :class:`SectionResult` list, one per section in the
+event's order (what :func:`uscf_ratings.core.pipeline.rate_section` returns for each), and
+returns the document as a string.
+
+* :func:`render_text`: the layout of the US Chess MSA crosstables ("Reading a US Chess
+  Rating Report", shared/spec/file-formats.md, "Display"): pair number, name and id on
+  one line with the total and the round cells (``W  12``, ``D   4``, ``H``), then one
+  ``R: 1294 -> 1451`` line per rating system. Ratings are shown rounded, provisional ones
+  as ``1456P12``, unrated as ``Unr.``. Rows are in pair-number order (MSA sorts by score;
+  the pair order keeps the rows findable by the round cells).
+* :func:`render_csv`: one row per player and system: ``section,pair,id,name,system,pre,
+  post,post_2dp,games_after,formula,round1,...``; pre and post unrounded (as computed),
+  ``post_2dp`` rounded half up to two places. A player with no rating in any system
+  (unrated, no rated game) has one row with the system blank. The ``section`` column
+  comes first so that several sections fit in one file.
+* :func:`render_json`: :func:`uscf_ratings.formats.result_json.event_to_dict`.
+* :func:`render_html`: one page, inline CSS, no scripts or external assets; every text
+  from the event is escaped.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from collections.abc import Sequence
+
+from ..core.formulas import round_half_up, rounded_rating
+from ..core.model import SCORE, Event, Player, Result, Section
+from ..core.results import PlayerResult, RatingResult, SectionResult
+from .result_json import event_to_dict
+
+#: points of a report code: rated games as scored, X and B a point, H half, F and U none
+POINTS = SCORE | {"X": 1.0, "B": 1.0, "H": 0.5, "F": 0.0, "U": 0.0}
+FLOOR_MARK = {"peak": " (floor)", "absolute": " (floor)", "olm": " (OLM floor)",
+              "office": " (floor)"}
+
+
+# --- shared pieces -------------------------------------------------------------------------
+
+
+def _pairs(event: Event, results: Sequence[SectionResult]) -> list[tuple[Section, SectionResult]]:
+    if len(event.sections) != len(results):
+        raise ValueError(f"{len(results)} section results for {len(event.sections)} sections")
+    for section, result in zip(event.sections, results):
+        if section.number != result.number:
+            raise ValueError(f"section {section.number} is paired with the result of "
+                             f"section {result.number}: give the results in section order")
+    return list(zip(event.sections, results))
+
+
+def _entrant(result: SectionResult, pair: int) -> PlayerResult | None:
+    try:
+        return result.player(pair)
+    except KeyError:
+        return None
+
+
+def published(value: float | None, games: int | None) -> str:
+    """A rating as MSA shows it: 1456, 1456P12 while provisional, Unr. when unrated.
+
+    >>> published(1455.5, 12), published(1802.49, 40), published(None, None)
+    ('1456P12', '1802', 'Unr.')
+    """
+    if value is None:
+        return "Unr."
+    return str(rounded_rating(value)) + (f"P{games}" if games is not None and games <= 25 else "")
+
+
+def rating_line(r: RatingResult) -> str:
+    """``R: 1294 -> 1451``: the system, the pre-event and the post-event rating."""
+    pre = published(r.pre, r.pre_games)
+    post = published(r.post, r.games_after) if r.post is not None else pre
+    return f"{r.system}: {pre} -> {post}{FLOOR_MARK.get(r.floor_applied or '', '')}"
+
+
+def total(player: Player) -> float:
+    return sum(POINTS.get(r.code, 0.0) for r in player.results)
+
+
+def _cell(result: Result | None, width: int = 4) -> str:
+    """``W  12``: the code and the opponent's pair number right-aligned."""
+    if result is None:
+        return ""
+    return result.code + (f"{result.opponent:>{width}}" if result.opponent is not None else "")
+
+
+def _by_round(player: Player, rounds: int) -> list[Result | None]:
+    cells: list[Result | None] = [None] * rounds
+    for r in player.results:
+        if 1 <= r.round <= rounds and cells[r.round - 1] is None:
+            cells[r.round - 1] = r
+    return cells
+
+
+def _rounds(section: Section) -> int:
+    return max((r.round for p in section.players for r in p.results), default=0)
+
+
+def _title(section: Section | SectionResult) -> str:
+    return f"Section {section.number}" + (f": {section.name}" if section.name else "")
+
+
+def _describe(section: Section, result: SectionResult) -> str:
+    parts = ["rated " + "/".join(s.value for s in result.systems)]
+    if section.time_control:
+        parts.append(f"time control {section.time_control}")
+    parts.append(result.rules.name)
+    return "; ".join(parts)
+
+
+# --- text ----------------------------------------------------------------------------------
+
+
+def render_text(event: Event, results: Sequence[SectionResult]) -> str:
+    """The crosstables as text, in the layout of the US Chess MSA pages."""
+    lines = [f"{event.name or event.id}" + (f" ({event.id})" if event.name and event.id else ""),
+             f"{event.start_date.isoformat()} .. {event.end_date.isoformat()}"]
+    for section, result in _pairs(event, results):
+        lines += ["", *_text_section(section, result)]
+    return "\n".join(lines) + "\n"
+
+
+def _text_section(section: Section, result: SectionResult) -> list[str]:
+    rounds = _rounds(section)
+    name_width = max([len(p.name) for p in section.players] + [20])
+    id_width = max([len(p.id) for p in section.players] + [8])
+    head = f"Pair {'Player':<{name_width}} {'ID':<{id_width}} Total"
+    head += "".join(f" {'Rd ' + str(n):<5}" for n in range(1, rounds + 1))
+    head = head.rstrip()
+    lines = [f"{_title(section)}  ({_describe(section, result)})", head, "-" * len(head)]
+    for player in section.players:
+        cells = "".join(f" {_cell(c):<5}" for c in _by_round(player, rounds))
+        lines.append(f"{player.pair:>4} {player.name:<{name_width}} {player.id:<{id_width}} "
+                     f"{total(player):>5.1f}{cells}".rstrip())
+        entrant = _entrant(result, player.pair)
+        if entrant is None:
+            continue
+        for r in entrant.ratings.values():
+            lines.append(f"     {rating_line(r)}")
+        others = [p for p in entrant.pairs if p != player.pair]
+        if others:
+            lines.append(f"     (one player with pair {', '.join(map(str, others))})")
+    return lines
+
+
+# --- CSV -----------------------------------------------------------------------------------
+
+
+def render_csv(event: Event, results: Sequence[SectionResult]) -> str:
+    """One row per player and system, with the round cells."""
+    pairs = _pairs(event, results)
+    rounds = max((_rounds(s) for s, _ in pairs), default=0)
+    buffer = io.StringIO()
+    out = csv.writer(buffer, lineterminator="\n")
+    out.writerow(["section", "pair", "id", "name", "system", "pre", "post", "post_2dp",
+                  "games_after", "formula"] + [f"round{n}" for n in range(1, rounds + 1)])
+    for section, result in pairs:
+        for player in section.players:
+            cells = [_cell(c, 0) for c in _by_round(player, rounds)]
+            head = [section.number, player.pair, player.id, player.name]
+            entrant = _entrant(result, player.pair)
+            ratings = list(entrant.ratings.values()) if entrant else []
+            for r in ratings:
+                out.writerow(head + _csv_rating(r) + cells)
+            if not ratings:
+                out.writerow(head + [""] * 6 + cells)
+    return buffer.getvalue()
+
+
+def _csv_rating(r: RatingResult) -> list[object]:
+    def number(value: float | None) -> str:
+        return "" if value is None else repr(float(value))
+
+    post_2dp = "" if r.post is None else f"{round_half_up(r.post, 2):.2f}"
+    return [r.system.value, number(r.pre), number(r.post), post_2dp,
+            "" if r.games_after is None else r.games_after, r.formula]
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def render_json(event: Event, results: Sequence[SectionResult]) -> str:
+    """The result JSON of :mod:`uscf_ratings.formats.result_json`."""
+    _pairs(event, results)
+    return json.dumps(event_to_dict(event, list(results)), indent=2) + "\n"
+
+
+# --- HTML ----------------------------------------------------------------------------------
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+h1 { font-size: 1.5em; margin-bottom: 0.2em; }
+h2 { font-size: 1.2em; margin: 1.5em 0 0.3em; }
+p.meta { color: #555; margin: 0.2em 0 0.8em; }
+table { border-collapse: collapse; font-size: 0.9em; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; vertical-align: top; }
+th { background: #eee; }
+td.num, td.cell { text-align: right; font-family: ui-monospace, monospace; }
+td.ratings { white-space: nowrap; font-family: ui-monospace, monospace; }
+tbody tr:nth-child(even) { background: #f7f7f7; }
+""".strip()
+
+
+def render_html(event: Event, results: Sequence[SectionResult]) -> str:
+    """A self-contained HTML page: a table per section with pre -> post per system."""
+    esc = html.escape
+    title = event.name or event.id or "Crosstable"
+    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+             f"<title>{esc(title)}: crosstable</title>", f"<style>\n{_STYLE}\n</style>",
+             "</head>", "<body>", f"<h1>{esc(title)}</h1>",
+             f'<p class="meta">Event {esc(event.id)}, {event.start_date.isoformat()} to '
+             f"{event.end_date.isoformat()}</p>"]
+    for section, result in _pairs(event, results):
+        parts += _html_section(section, result)
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+def _html_section(section: Section, result: SectionResult) -> list[str]:
+    esc = html.escape
+    rounds = _rounds(section)
+    head = "".join(f"<th>Rd {n}</th>" for n in range(1, rounds + 1))
+    rows = ["<section>", f"<h2>{esc(_title(section))}</h2>",
+            f'<p class="meta">{esc(_describe(section, result))}</p>', "<table>",
+            "<thead><tr><th>Pair</th><th>Player</th><th>ID</th>"
+            f"<th>Rating (pre -&gt; post)</th><th>Total</th>{head}</tr></thead>", "<tbody>"]
+    for player in section.players:
+        entrant = _entrant(result, player.pair)
+        ratings = "<br>".join(esc(rating_line(r)) for r in entrant.ratings.values()) \
+            if entrant else ""
+        cells = "".join(f'<td class="cell">{esc(_cell(c, 0))}</td>'
+                        for c in _by_round(player, rounds))
+        rows.append(f'<tr><td class="num">{player.pair}</td><td>{esc(player.name)}</td>'
+                    f"<td>{esc(player.id)}</td><td class=\"ratings\">{ratings}</td>"
+                    f'<td class="num">{total(player):.1f}</td>{cells}</tr>')
+    rows += ["</tbody>", "</table>", "</section>"]
+    return rows

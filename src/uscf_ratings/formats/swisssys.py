@@ -1,0 +1,420 @@
+"""SwissSys ``.sjson`` files (and their ``.BK`` backups): read them into the core model.
+
+Layout (shared/spec/file-formats.md, "SwissSys / WinTD / Swiss-Manager native formats";
+shared/formats/pairing_json/MANIFEST.md, which describes the real files):
+
+* ``Overview``: ``Tournament title``; optionally ``Starting date``, ``Ending date`` and
+  ``Tournament time controls`` (seen in SwissSys 11.58 files, e.g. ``"12/19/25"``,
+  ``"2025-04-01"``, ``"G5"``).
+* ``Sections[]``: ``Section name``, ``Type`` (0 Swiss, 3 round robin; the order of the
+  SwissSys "Tournament Types" page), optionally ``Section time control``, and ``Players[]``.
+* A player: ``Pair number``, ``Name``, ``ID``, ``Rating``, ``Rating2`` (FIDE, per the
+  manifest's reading of ChessRegister's export), and ``Results[]``: one string per round,
+  ``"+;2;W;1;2;2;0"``, decoded by the file's own ``Note``: "Result coding is Result; Op.;
+  Clr; Brd; Logical ops. 1 & 2; Game pnts". Only the result, the opponent and (for the
+  double-game codes) the pair numbers matter for rating; the other fields are SwissSys
+  pairing internals.
+
+Result letters (SwissSys writes + - = for played games; docs.chessroster.com "Entering
+Results": forfeits are marked X or F, byes H and B, U unpaired, ``~`` not yet played):
+
+====  ======================  ======================================
+``+`` win                     W with the opponent's pair number
+``-`` loss                    L
+``=`` draw                    D
+``X`` forfeit win             X (opponent kept when given)
+``F`` forfeit loss            F
+``Z`` forfeit draw            H, unrated (see the decisions below)
+``H`` half-point bye          H
+``B`` full-point bye          B
+``U`` unpaired                U
+``~`` or empty: no result     U
+====  ======================  ======================================
+
+Double-game rounds (a "Dbl" section, two games per paired round):
+
+* SwissSys's individual entry mode writes each game as its own entry, so a 6-round double
+  Swiss has 12 entries with each opponent repeated (SwissSys 11.58 "Billerica December
+  Blitz"). Those read as 12 rounds, one game each, like any file.
+* The combined entry mode records both games in one entry with the special characters
+  ``$ # %`` (docs.chessroster.com "Entering Results": "Results appear in the wall chart
+  using special characters ($, #, %)"; the same codes are SwissSys's double-game codes of
+  the US Chess report, uscf_dbf/MANIFEST.md). A section that uses any of them is read as
+  one entry per double round, and each entry becomes two rated games in two rounds
+  (entry k gives rounds 2k-1 and 2k), as US Chess expands them ("MUIR expands SwissSys's
+  double-game codes into two rated rounds per pairing", Meow-Chess DBF notes):
+
+  ==========  ====================  ==========================================
+  ``$``       won both              W W
+  ``#``       won one, drew one     W D
+  ``%``       drew both             D D
+  ``+``       won one, lost one     W L   (in a combined section only)
+  ``=``       drew one, lost one    D L   (in a combined section only)
+  ``-``       lost both             L L   (in a combined section only)
+  X F H B U   as above, both games  X X, F F, ...
+  ==========  ====================  ==========================================
+
+  The file does not say which game came first; the two games of a pairing are ordered
+  from the lower pair number's side and mirrored for the higher one, so both rows agree
+  (``#`` against ``=`` gives W D against L D). Rating does not depend on that order.
+
+Decisions where the notes are silent (docs/formats.md repeats them):
+
+* ``Rating`` is one number without N. It is the rating of the section's main system (R
+  for a dual-rated or unknown time control, else the section's one system), as
+  ``Rating(r, games=26, games_known=False)``: assumed established. A dual section's other
+  system is left unrated, so the rules derive it (2025 text, section 2), as the DBF
+  reader does with D_RATING. ``"Provisional": true`` (SwissSys 11.58) still gives no N,
+  so it is read the same way; ``"1456P12"`` or ``"1456/12"`` text gives N. 0, blank or
+  ``unr.`` is unrated.
+* ``Rating to use`` is not a rating system: it is 0 both in a regular event (dbf_test,
+  rated R) and in a G5 blitz event, so systems are left to the time control.
+* ``Z``: the docs list it among forfeit markers; the notes' legacy reading is "forfeit
+  draw", and US Chess rated SwissSys's ``Z0`` cells as half-point byes (Meow-Chess's
+  comparison with the rated records). It reads as H, as in the DBF reader: never rated.
+* ``Birth date`` (ChessRegister writes a year, ``"1979"``): a full date is the birth
+  date; a bare year at least 28 years before the event marks an adult (aged 27 or more,
+  whose age-based rating is 1300 either way, section 2.3); a later year is left unknown.
+* Names and ids lose surrounding spaces. The event id is the file name without its
+  extension (SwissSys stores none). When the file gives no date, ``event_date`` is used,
+  else today's date; the docs say so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
+from ..core.rules import rules_for
+from ..core.timecontrol import parse_time_control, systems_for
+from .errors import Issue, ParseError
+
+#: SwissSys result letter -> US Chess code, one game per entry.
+SINGLE = {"+": "W", "-": "L", "=": "D", "X": "X", "F": "F", "Z": "H", "H": "H", "B": "B",
+          "U": "U", "~": "U", "": "U"}
+#: The combined double-game codes: the two games from the entry's own side.
+COMBINED = {"$": ("W", "W"), "#": ("W", "D"), "%": ("D", "D"), "+": ("W", "L"),
+            "=": ("D", "L"), "-": ("L", "L")}
+DOUBLE_ONLY = frozenset("$#%")
+PLAYED = frozenset("WLD")
+#: codes that keep the opponent's pair number (forfeits may have one)
+WITH_OPPONENT = frozenset("WLDXF")
+#: Section ``Type`` 3 is a round robin (SwissSys "Tournament Types", 0-based order; a
+#: SwissSys 11.58 round-robin file has ``"Type": 3``); every other type pairs Swiss-style.
+ROUND_ROBIN_TYPE = 3
+_UNRATED = {"", "0", "unr", "unr.", "unrated", "none"}
+_RATING_TEXT = re.compile(r"(?P<r>\d{1,4}(?:\.\d+)?)\s*(?:[Pp/]\s*(?:(?P<n>\d{1,3}))?)?")
+
+
+def read(path: Path | str, *, event_date: date | None = None) -> Event:
+    """Read a SwissSys ``.sjson`` or ``.BK`` file; raise :class:`ParseError` listing every
+    problem found."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte "
+                                           f"{error.start})")]) from None
+    event_id = path.name.split(".sjson")[0] if ".sjson" in path.name else path.stem
+    return parse(text, str(path), event_id=event_id, event_date=event_date)
+
+
+def parse(text: str, source: str = "<sjson>", *, event_id: str = "",
+          event_date: date | None = None) -> Event:
+    """Parse the text of a SwissSys file (see the module docstring for the layout)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
+                                        f"not valid JSON: {error.msg}")]) from None
+    reader = _Reader()
+    event = reader.event(data, event_id, event_date)
+    if reader.issues or event is None:
+        raise ParseError(source, reader.issues)
+    return event
+
+
+@dataclass
+class _Entry:
+    """One decoded ``Results`` entry: the result letter and the opponent (or None)."""
+
+    letter: str
+    opponent: int | None
+    where: str
+
+
+@dataclass
+class _Row:
+    pair: int
+    player: dict[str, Any]
+    entries: list[_Entry] = field(default_factory=list)
+    where: str = ""
+
+
+class _Reader:
+    """Builds the model, collecting every problem as an :class:`Issue`."""
+
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+
+    def fail(self, where: str, message: str) -> None:
+        self.issues.append(Issue(where, message))
+
+    # --- event and sections -------------------------------------------------------------
+
+    def event(self, data: Any, event_id: str, event_date: date | None) -> Event | None:
+        if not isinstance(data, dict):
+            self.fail("(top level)", f"expected an object with 'Overview' and 'Sections', "
+                      f"found {_kind(data)}")
+            return None
+        overview = data.get("Overview", {})
+        if not isinstance(overview, dict):
+            self.fail("Overview", f"expected an object, found {_kind(overview)}")
+            overview = {}
+        sections = data.get("Sections")
+        if not isinstance(sections, list):
+            self.fail("Sections", "expected a list of sections" if sections is not None
+                      else "missing: expected a list of sections")
+            return None
+        name = self.text(overview, "Tournament title", "Overview")
+        start = self.calendar_date(overview.get("Starting date"), "Overview.Starting date")
+        end = self.calendar_date(overview.get("Ending date"), "Overview.Ending date")
+        start = start or end or event_date or date.today()
+        end = end or start
+        default_tc = self.text(overview, "Tournament time controls", "Overview") or None
+        built = [self.section(s, i, start, end, default_tc) for i, s in enumerate(sections)]
+        return Event(event_id, start, end, tuple(s for s in built if s is not None), name)
+
+    def section(self, s: Any, index: int, start: date, end: date,
+                default_tc: str | None) -> Section | None:
+        where = f"Sections[{index}]"
+        if not isinstance(s, dict):
+            self.fail(where, f"expected a section object, found {_kind(s)}")
+            return None
+        kind = s.get("Type", 0)
+        if not isinstance(kind, int) or isinstance(kind, bool):
+            self.fail(f"{where}.Type", f"expected a whole number, found {kind!r}")
+            kind = 0
+        time_control = self.text(s, "Section time control", where) or default_tc
+        systems = _systems(time_control, start)
+        players = s.get("Players", [])
+        if not isinstance(players, list):
+            self.fail(f"{where}.Players", f"expected a list of players, found {_kind(players)}")
+            players = []
+        rows = [r for i, p in enumerate(players)
+                if (r := self.row(p, f"{where}.Players[{i}]")) is not None]
+        self.check_pairs(rows, where)
+        combined = any(e.letter in DOUBLE_ONLY for r in rows for e in r.entries)
+        known = {r.pair for r in rows}
+        main = main_system(systems)
+        built = tuple(self.player(r, main, combined, known, start) for r in rows)
+        return Section(
+            number=index + 1, start_date=start, end_date=end, players=built,
+            name=self.text(s, "Section name", where), time_control=time_control,
+            type=SectionType.ROUND_ROBIN if kind == ROUND_ROBIN_TYPE else SectionType.SWISS,
+        )
+
+    def check_pairs(self, rows: Sequence[_Row], where: str) -> None:
+        seen: dict[int, str] = {}
+        for r in rows:
+            if r.pair in seen:
+                self.fail(f"{r.where}.Pair number",
+                          f"pair number {r.pair} is already used by {seen[r.pair]}")
+            seen.setdefault(r.pair, r.where)
+
+    # --- players ------------------------------------------------------------------------
+
+    def row(self, p: Any, where: str) -> _Row | None:
+        if not isinstance(p, dict):
+            self.fail(where, f"expected a player object, found {_kind(p)}")
+            return None
+        pair = p.get("Pair number")
+        if not isinstance(pair, int) or isinstance(pair, bool) or pair < 1:
+            self.fail(f"{where}.Pair number", "missing: expected a pair number (1, 2, ...)"
+                      if pair is None else f"expected a pair number (1, 2, ...), found {pair!r}")
+            return None
+        results = p.get("Results", [])
+        if not isinstance(results, list):
+            self.fail(f"{where}.Results", f"expected a list of result strings, found "
+                      f"{_kind(results)}")
+            results = []
+        entries = [e for k, cell in enumerate(results)
+                   if (e := self.entry(cell, f"{where}.Results[{k}]")) is not None]
+        return _Row(pair, p, entries, where)
+
+    def entry(self, cell: Any, where: str) -> _Entry | None:
+        if not isinstance(cell, str):
+            self.fail(where, f"expected a result string such as '+;2;W;1;2;2;0', found "
+                      f"{_kind(cell)}")
+            return None
+        fields = cell.split(";")
+        letter = fields[0].strip().lstrip("\x00").upper()
+        if letter not in SINGLE and letter not in DOUBLE_ONLY:
+            self.fail(where, f"result {fields[0]!r} in {cell!r} is not a SwissSys result: "
+                      "expected + - = (played), X F (forfeit), H B (bye), U Z ~ (unplayed) "
+                      "or the double-game codes $ # %")
+            return None
+        opponent = None
+        if len(fields) > 1 and fields[1].strip() not in ("", "0", "-1"):
+            text = fields[1].strip()
+            if not text.isdigit():
+                self.fail(where, f"opponent {text!r} in {cell!r} is not a pair number")
+                return None
+            opponent = int(text)
+        return _Entry(letter, opponent, where)
+
+    def player(self, row: _Row, main: System, combined: bool,
+               known: set[int], start: date) -> Player:
+        p, where = row.player, row.where
+        birth, adult = self.birth(p.get("Birth date"), f"{where}.Birth date", start)
+        rating = self.rating(p.get("Rating"), f"{where}.Rating")
+        fide = self.rating(p.get("Rating2"), f"{where}.Rating2")
+        results = self.results(row, combined, known)
+        ident = p.get("ID", "")
+        if not isinstance(ident, (str, int)) or isinstance(ident, bool):
+            self.fail(f"{where}.ID", f"expected a member id, found {_kind(ident)}")
+            ident = ""
+        return Player(
+            pair=row.pair, id=str(ident).strip(), name=self.text(p, "Name", where),
+            birth_date=birth, adult=adult,
+            ratings={main: rating} if rating else {},
+            fide=FideRating(fide.rating) if fide else None,
+            results=results,
+        )
+
+    def rating(self, value: Any, where: str) -> Rating | None:
+        """A rating without N is assumed established (games=26, games_known=False)."""
+        if value is None or isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            if value < 0:
+                self.fail(where, f"rating {value!r} is negative")
+                return None
+            return Rating(float(value), 26, games_known=False) if value > 0 else None
+        if not isinstance(value, str):
+            self.fail(where, f"expected a rating number, found {_kind(value)}")
+            return None
+        if value.strip().lower() in _UNRATED:
+            return None
+        match = _RATING_TEXT.fullmatch(value.strip())
+        if match is None:
+            self.fail(where, f"rating {value!r} is not a rating: expected 1456, 1456P12 "
+                      "(provisional, 12 games) or unr.")
+            return None
+        number = float(match["r"])
+        if number == 0:
+            return None
+        if match["n"] is not None:
+            return Rating(number, int(match["n"]))
+        return Rating(number, 26, games_known=False)
+
+    def birth(self, value: Any, where: str, start: date) -> tuple[date | None, bool | None]:
+        """A birth date, or for a bare year whether the player is surely an adult."""
+        if value is None or value == "":
+            return None, None
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str) and re.fullmatch(r"\d{4}", value.strip()):
+            return None, (True if start.year - int(value) >= 28 else None)
+        return self.calendar_date(value, where), None
+
+    # --- results ------------------------------------------------------------------------
+
+    def results(self, row: _Row, combined: bool, known: set[int]) -> tuple[Result, ...]:
+        """Entry k is round k+1, or rounds 2k+1 and 2k+2 in a combined double section."""
+        out: list[Result] = []
+        for k, e in enumerate(row.entries):
+            rounds: tuple[int, ...]
+            if combined:
+                codes, rounds = self.combined_codes(e, row.pair), (2 * k + 1, 2 * k + 2)
+            else:  # a $ # % entry makes the section combined, so e.letter is in SINGLE
+                codes, rounds = (SINGLE[e.letter],), (k + 1,)
+            if not self.opponent_ok(e, codes[0], row.pair, known):
+                continue
+            out.extend(Result(rnd, code, e.opponent if code in WITH_OPPONENT else None)
+                       for rnd, code in zip(rounds, codes))
+        return tuple(out)
+
+    def combined_codes(self, e: _Entry, pair: int) -> tuple[str, ...]:
+        """The two games of a combined double-game entry, ordered so both rows mirror."""
+        if e.letter in COMBINED:
+            first, second = COMBINED[e.letter]
+            if e.opponent is not None and pair > e.opponent:
+                first, second = _mirror_order(first, second)
+            return first, second
+        code = SINGLE[e.letter]
+        return code, code
+
+    def opponent_ok(self, e: _Entry, code: str, pair: int, known: set[int]) -> bool:
+        if code in PLAYED and e.opponent is None:
+            self.fail(e.where, f"a played game ({e.letter}) needs the opponent's pair number "
+                      "in the second field")
+            return False
+        if e.opponent is not None and code in WITH_OPPONENT:
+            if e.opponent == pair:
+                self.fail(e.where, f"opponent {e.opponent} is the player's own pair number")
+                return False
+            if e.opponent not in known:
+                self.fail(e.where, f"opponent {e.opponent} is not a pair number of this "
+                          "section")
+                return False
+        return True
+
+    # --- small values -------------------------------------------------------------------
+
+    def text(self, obj: Mapping[str, Any], key: str, where: str) -> str:
+        value = obj.get(key, "")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        if not isinstance(value, str):
+            self.fail(f"{where}.{key}", f"expected text, found {_kind(value)}")
+            return ""
+        return value.strip()
+
+    def calendar_date(self, value: Any, where: str) -> date | None:
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y"):
+                try:
+                    return datetime.strptime(value.strip(), fmt).date()
+                except ValueError:
+                    continue
+        self.fail(where, f"{value!r} is not a date: expected YYYY-MM-DD or MM/DD/YY(YY)")
+        return None
+
+
+def _mirror_order(first: str, second: str) -> tuple[str, str]:
+    """The higher pair number's games in the lower one's order: W L becomes L W, so that
+    '#' (W D) and '=' (D L -> L D) line up game by game."""
+    return second, first
+
+
+def main_system(systems: tuple[System, ...] | None) -> System:
+    """The system a single rating belongs to: R when rated in R (dual) or not known, else
+    the section's one system (Q for a quick section, B for blitz)."""
+    if not systems or System.R in systems:
+        return System.R
+    return systems[0]
+
+
+def _systems(time_control: str | None, day: date) -> tuple[System, ...] | None:
+    """The systems of a time control on ``day``, or None when that cannot be known."""
+    if not time_control:
+        return None
+    try:
+        return systems_for(parse_time_control(time_control), False, rules_for(day))
+    except ValueError:
+        return None
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
