@@ -58,6 +58,7 @@ from ..core.model import (
 )
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
+from .common import main_system
 from .errors import Issue, ParseError
 
 FORMAT_MARK = "uscf-crosstable"
@@ -685,11 +686,6 @@ def _per_system(section: Section) -> list[System] | None:
     if systems is None or used != {main_system(systems)}:
         return [s for s in System if s in used]
     return None
-
-
-def main_system(systems: tuple[System, ...]) -> System:
-    """R when the section is rated in R (dual included), else its one system."""
-    return System.R if System.R in systems else systems[0]
 
 
 def _player_values(p: Player, columns: Sequence[str]) -> dict[str, str]:

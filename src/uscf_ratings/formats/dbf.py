@@ -63,6 +63,7 @@ from ..core.formulas import rounded_rating
 from ..core.model import Event, Player, Rating, Result, Section, SectionType, System
 from ..core.pipeline import section_systems
 from ..core.rules import rules_for
+from .common import main_system
 from .errors import Issue, ParseError
 
 TABLES = ("THEXPORT.DBF", "TSEXPORT.DBF", "TDEXPORT.DBF")
@@ -479,7 +480,7 @@ class _Report:
             kind = SectionType.SWISS  # a "match" section of more players is rated as a Swiss
         s_start = info.start or start
         s_end = info.end or info.start or end
-        main = _main_system(info.systems, info.time_control, s_start)
+        main = main_system(info.systems, info.time_control, s_start)
         players = tuple(self.player(e, rounds, main, info, set(players_in))
                         for e in sorted(players_in.values(), key=lambda e: e.pair))
         return Section(number=info.number, name=info.name, start_date=s_start, end_date=s_end,
@@ -590,20 +591,6 @@ def _first(values: Iterable[str]) -> str:
 def _meaningful(text: str) -> bool:
     """A cell that says more than "unplayed" (blank, U, U0: the padding of short sections)."""
     return text.strip().upper()[:1] not in ("", "U")
-
-
-def _main_system(systems: Sequence[System] | None, time_control: str | None,
-                 start: date) -> System:
-    """The system whose rating the report's one rating column holds: Regular for R and
-    dual sections, else the section's one system; when the letter is blank, the systems
-    of the time control on that date; Regular if even that is unknown."""
-    if not systems:
-        probe = Section(0, start, start, (), time_control=time_control)
-        try:
-            systems = section_systems(probe, rules_for(start))
-        except ValueError:  # no time control, one we cannot read, or no rules that early
-            return System.R
-    return System.R if System.R in systems else systems[0]
 
 
 # ----------------------------------------------------------------------------------------
@@ -759,7 +746,7 @@ class _SectionPlan:
                      str(rounded_rating(rating.rating)), 4)
             for r in p.results:
                 _fit(problems, f"{label} pair {p.pair} round {r.round}", _cell(r), CELL_WIDTH)
-        main = _main_system(systems, s.time_control, s.start_date)
+        main = main_system(systems, s.time_control, s.start_date)
         rounds = max((r.round for p in s.players for r in p.results), default=0)
         return cls(s, letter.replace("?", ""), main, rounds)
 

@@ -47,7 +47,8 @@ def read_event(path: Path | str) -> Event:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte {error.start})")]) from None
+        problem = Issue("", f"not UTF-8 text ({error.reason} at byte {error.start})")
+        raise ParseError(str(path), [problem]) from None
     return parse_event(text, str(path))
 
 

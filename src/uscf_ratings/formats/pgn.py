@@ -48,8 +48,7 @@ from datetime import date
 from pathlib import Path
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, System
-from ..core.rules import rules_for
-from ..core.timecontrol import parse_time_control, systems_for
+from .common import systems_of
 from .errors import Issue, ParseError
 
 _TAG = re.compile(r'\[\s*(?P<name>[A-Za-z0-9_+#=:-]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
@@ -333,7 +332,7 @@ class _Builder:
         s_start, s_end = min(days, default=start), max(days, default=end)
         tc = self.time_control(played)
         online = any((p.game.get("Mode") or "").upper() == "ICS" for p in played)
-        systems = _systems(tc, s_start, online)
+        systems = systems_of(tc, s_start, online)
         main = System.R if not systems or System.R in systems else systems[0]
         _known_by_id(played)
         rounds = self.rounds(played)
@@ -465,10 +464,3 @@ def _score(code: str) -> str:
     return {"W": "W", "X": "W", "D": "D", "H": "D"}.get(code, "L")
 
 
-def _systems(time_control: str | None, day: date, online: bool) -> tuple[System, ...] | None:
-    if not time_control:
-        return None
-    try:
-        return systems_for(parse_time_control(time_control), online, rules_for(day))
-    except ValueError:
-        return None

@@ -91,8 +91,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from ..core.rules import rules_for
-from ..core.timecontrol import parse_time_control, systems_for
+from .common import kind_of, main_system, systems_of
 from .errors import Issue, ParseError
 
 #: SwissSys result letter -> US Chess code, one game per entry.
@@ -171,11 +170,11 @@ class _Reader:
     def event(self, data: Any, event_id: str, event_date: date | None) -> Event | None:
         if not isinstance(data, dict):
             self.fail("(top level)", f"expected an object with 'Overview' and 'Sections', "
-                      f"found {_kind(data)}")
+                      f"found {kind_of(data)}")
             return None
         overview = data.get("Overview", {})
         if not isinstance(overview, dict):
-            self.fail("Overview", f"expected an object, found {_kind(overview)}")
+            self.fail("Overview", f"expected an object, found {kind_of(overview)}")
             overview = {}
         sections = data.get("Sections")
         if not isinstance(sections, list):
@@ -195,17 +194,17 @@ class _Reader:
                 default_tc: str | None) -> Section | None:
         where = f"Sections[{index}]"
         if not isinstance(s, dict):
-            self.fail(where, f"expected a section object, found {_kind(s)}")
+            self.fail(where, f"expected a section object, found {kind_of(s)}")
             return None
         kind = s.get("Type", 0)
         if not isinstance(kind, int) or isinstance(kind, bool):
             self.fail(f"{where}.Type", f"expected a whole number, found {kind!r}")
             kind = 0
         time_control = self.text(s, "Section time control", where) or default_tc
-        systems = _systems(time_control, start)
+        systems = systems_of(time_control, start)
         players = s.get("Players", [])
         if not isinstance(players, list):
-            self.fail(f"{where}.Players", f"expected a list of players, found {_kind(players)}")
+            self.fail(f"{where}.Players", f"expected a list of players, found {kind_of(players)}")
             players = []
         rows = [r for i, p in enumerate(players)
                 if (r := self.row(p, f"{where}.Players[{i}]")) is not None]
@@ -232,7 +231,7 @@ class _Reader:
 
     def row(self, p: Any, where: str) -> _Row | None:
         if not isinstance(p, dict):
-            self.fail(where, f"expected a player object, found {_kind(p)}")
+            self.fail(where, f"expected a player object, found {kind_of(p)}")
             return None
         pair = p.get("Pair number")
         if not isinstance(pair, int) or isinstance(pair, bool) or pair < 1:
@@ -242,7 +241,7 @@ class _Reader:
         results = p.get("Results", [])
         if not isinstance(results, list):
             self.fail(f"{where}.Results", f"expected a list of result strings, found "
-                      f"{_kind(results)}")
+                      f"{kind_of(results)}")
             results = []
         entries = [e for k, cell in enumerate(results)
                    if (e := self.entry(cell, f"{where}.Results[{k}]")) is not None]
@@ -251,7 +250,7 @@ class _Reader:
     def entry(self, cell: Any, where: str) -> _Entry | None:
         if not isinstance(cell, str):
             self.fail(where, f"expected a result string such as '+;2;W;1;2;2;0', found "
-                      f"{_kind(cell)}")
+                      f"{kind_of(cell)}")
             return None
         fields = cell.split(";")
         letter = fields[0].strip().lstrip("\x00").upper()
@@ -278,7 +277,7 @@ class _Reader:
         results = self.results(row, combined, known)
         ident = p.get("ID", "")
         if not isinstance(ident, (str, int)) or isinstance(ident, bool):
-            self.fail(f"{where}.ID", f"expected a member id, found {_kind(ident)}")
+            self.fail(f"{where}.ID", f"expected a member id, found {kind_of(ident)}")
             ident = ""
         return Player(
             pair=row.pair, id=str(ident).strip(), name=self.text(p, "Name", where),
@@ -298,7 +297,7 @@ class _Reader:
                 return None
             return Rating(float(value), 26, games_known=False) if value > 0 else None
         if not isinstance(value, str):
-            self.fail(where, f"expected a rating number, found {_kind(value)}")
+            self.fail(where, f"expected a rating number, found {kind_of(value)}")
             return None
         if value.strip().lower() in _UNRATED:
             return None
@@ -373,7 +372,7 @@ class _Reader:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
         if not isinstance(value, str):
-            self.fail(f"{where}.{key}", f"expected text, found {_kind(value)}")
+            self.fail(f"{where}.{key}", f"expected text, found {kind_of(value)}")
             return ""
         return value.strip()
 
@@ -396,25 +395,3 @@ def _mirror_order(first: str, second: str) -> tuple[str, str]:
     return second, first
 
 
-def main_system(systems: tuple[System, ...] | None) -> System:
-    """The system a single rating belongs to: R when rated in R (dual) or not known, else
-    the section's one system (Q for a quick section, B for blitz)."""
-    if not systems or System.R in systems:
-        return System.R
-    return systems[0]
-
-
-def _systems(time_control: str | None, day: date) -> tuple[System, ...] | None:
-    """The systems of a time control on ``day``, or None when that cannot be known."""
-    if not time_control:
-        return None
-    try:
-        return systems_for(parse_time_control(time_control), False, rules_for(day))
-    except ValueError:
-        return None
-
-
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "text", bool: "true/false",
-             int: "a number", float: "a number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)

@@ -82,9 +82,8 @@ from ..core.model import (
     SectionType,
     System,
 )
-from ..core.pipeline import section_systems
-from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control
+from .common import main_system
 from .errors import Issue, ParseError
 
 ASSUMED_GAMES = 26  #: N of a rating given without N, as in the US Chess report reader
@@ -183,7 +182,7 @@ class _Reader:
         start, end = self.dates()
         time_control, tc_ok = self.time_control()
         systems = self.systems(tc_ok)
-        main = _main_system(systems, time_control, start, self.flag("online"))
+        main = main_system(systems, time_control, start, self.flag("online"))
         national = self.national_lines(main)
         pairs = {p.pair for p in self.players}
         players = tuple(self.player(p, pairs, national, main) for p in self.players)
@@ -620,20 +619,6 @@ def decode_time_control(code: str) -> str | None:
     return ",".join(parts) + (f"+{increment}" if increment else "")
 
 
-def _main_system(systems: Sequence[System] | None, time_control: str | None,
-                 start: date, online: bool = False) -> System:
-    """The system a national (US Chess) rating belongs to: Regular for R and dual
-    sections, else the section's one system; with no systems given, those of the time
-    control on that date; Regular if even that is unknown."""
-    if not systems:
-        probe = Section(0, start, start, (), time_control=time_control, online=online)
-        try:
-            systems = section_systems(probe, rules_for(start))
-        except ValueError:
-            return System.R
-    return System.R if System.R in systems else systems[0]
-
-
 # ----------------------------------------------------------------------------------------
 # Writing
 # ----------------------------------------------------------------------------------------
@@ -658,7 +643,7 @@ def section_text(event: Event, s: Section) -> str:
     if problems:
         raise ValueError(f"cannot write section {s.number} as TRF:\n" + "\n".join(problems))
     rounds = max((r.round for p in s.players for r in p.results), default=0)
-    main = _main_system(s.systems, s.time_control, s.start_date, s.online or event.online)
+    main = main_system(s.systems, s.time_control, s.start_date, s.online or event.online)
     xus = {"event": event.id, "section": str(s.number), "type": s.type.value, "k": s.k.value,
            "online": "yes" if s.online or event.online else "no",
            "youth": "yes" if s.youth else "no", "section_name": s.name}

@@ -68,8 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from ..core.rules import rules_for
-from ..core.timecontrol import parse_time_control, systems_for
+from .common import kind_of, systems_of
 from .errors import Issue, ParseError
 
 #: result code -> (first player's code, second player's code) for a game between two players.
@@ -159,14 +158,14 @@ class _Reader:
     def event(self, data: Any, event_id: str, event_date: date | None) -> Event | None:
         if not isinstance(data, dict):
             self.fail("(top level)", "expected an object with 'sections', 'players' and "
-                      f"'games', found {_kind(data)}")
+                      f"'games', found {kind_of(data)}")
             return None
         arrays = {}
         for key in ("sections", "players", "games"):
             value = data.get(key, [] if key == "games" else None)
             if not isinstance(value, list):
                 self.fail(key, "missing: expected a list" if value is None
-                          else f"expected a list, found {_kind(value)}")
+                          else f"expected a list, found {kind_of(value)}")
                 value = []
             arrays[key] = value
         self.players, self.games = arrays["players"], arrays["games"]
@@ -176,7 +175,7 @@ class _Reader:
         end = end or start
         name = data.get("title", data.get("name", ""))
         if not isinstance(name, str):
-            self.fail("title", f"expected text, found {_kind(name)}")
+            self.fail("title", f"expected text, found {kind_of(name)}")
             name = ""
         members = self.by_section(len(arrays["sections"]))
         sections = [self.section(s, i, members.get(i, []), start, end)
@@ -190,7 +189,7 @@ class _Reader:
         for i, p in enumerate(self.players):
             where = f"players[{i}]"
             if not isinstance(p, dict):
-                self.fail(where, f"expected a player object, found {_kind(p)}")
+                self.fail(where, f"expected a player object, found {kind_of(p)}")
                 continue
             base, tnmt = p.get("base"), p.get("tnmt")
             if not isinstance(base, dict) or not isinstance(tnmt, dict):
@@ -210,7 +209,7 @@ class _Reader:
             pair = self.integer(tnmt, "pairno", f"{where}.tnmt")
             games = tnmt.get("games", [])
             if not isinstance(games, list):
-                self.fail(f"{where}.tnmt.games", f"expected a list, found {_kind(games)}")
+                self.fail(f"{where}.tnmt.games", f"expected a list, found {kind_of(games)}")
                 games = []
             if pair is None or pair < 1:
                 if any(g != -1 for g in games):
@@ -226,7 +225,7 @@ class _Reader:
                 end: date) -> Section | None:
         where = f"sections[{index}]"
         if not isinstance(s, dict):
-            self.fail(where, f"expected a section object, found {_kind(s)}")
+            self.fail(where, f"expected a section object, found {kind_of(s)}")
             return None
         if s.get("id", index) == -1 or s.get("USCFratable", 1) == 0:
             return None  # deleted, or not rated by US Chess (section.json)
@@ -238,9 +237,9 @@ class _Reader:
             per_match = 1
         tc = s.get("TC") or None
         if tc is not None and not isinstance(tc, str):
-            self.fail(f"{where}.TC", f"expected text, found {_kind(tc)}")
+            self.fail(f"{where}.TC", f"expected text, found {kind_of(tc)}")
             tc = None
-        systems = _systems(tc, start)
+        systems = systems_of(tc, start)
         main = System.R if not systems or System.R in systems else systems[0]
         pairs = {e.index: e.pair for e in entrants}
         self.check_pairs(entrants)
@@ -315,7 +314,7 @@ class _Reader:
             return None
         game = self.games[g]
         if not isinstance(game, dict):
-            self.fail(f"games[{g}]", f"expected a game object, found {_kind(game)}")
+            self.fail(f"games[{g}]", f"expected a game object, found {kind_of(game)}")
             return None
         for key in ("p1", "p2", "r1", "r2", "result", "type"):  # required by game.json
             if not isinstance(game.get(key), int) or isinstance(game.get(key), bool):
@@ -418,16 +417,3 @@ def _renumber(section: Section, number: int) -> Section:
     return replace(section, number=number)
 
 
-def _systems(time_control: str | None, day: date) -> tuple[System, ...] | None:
-    if not time_control:
-        return None
-    try:
-        return systems_for(parse_time_control(time_control), False, rules_for(day))
-    except ValueError:
-        return None
-
-
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "text", bool: "true/false",
-             int: "a number", float: "a number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)

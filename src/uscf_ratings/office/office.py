@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..core import floors as floor_rules
-from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
+from ..core.model import CfcRating, Event, FideRating, Rating, Section, System
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from ..formats.event_json import event_from_dict, event_to_json

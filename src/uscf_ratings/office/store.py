@@ -161,9 +161,12 @@ def latest_states(connection: Connection, ids: Iterable[str]) -> dict[tuple[str,
     return states
 
 
-def office_floors(connection: Connection, ids: Iterable[str]) -> dict[tuple[str, System], list[tuple[date, float]]]:
+FloorsSetByHand = dict[tuple[str, System], list[tuple[date, float]]]
+
+
+def office_floors(connection: Connection, ids: Iterable[str]) -> FloorsSetByHand:
     """Floors set by hand, per member and system, in order of their dates."""
-    out: dict[tuple[str, System], list[tuple[date, float]]] = {}
+    out: FloorsSetByHand = {}
     rows = connection.execute(select(t.floors).where(t.floors.c.member_id.in_(list(ids)))
                               .order_by(t.floors.c.effective, t.floors.c.id))
     for r in rows:

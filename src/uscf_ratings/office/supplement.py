@@ -386,7 +386,8 @@ def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
         try:
             number = kind(float(value)) if kind is int and re.fullmatch(r"\d+\.0*", value) else kind(value)
         except ValueError:
-            issues.append(Issue(place(key), f"{value!r} is not {'a whole number' if kind is int else 'a number'}"))
+            expected = "a whole number" if kind is int else "a number"
+            issues.append(Issue(place(key), f"{value!r} is not {expected}"))
             return None
         if number < 0:
             issues.append(Issue(place(key), f"{value!r} is negative"))
