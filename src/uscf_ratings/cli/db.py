@@ -266,3 +266,52 @@ def _k(rating: dict[str, object]) -> str:
     steps = rating.get("steps") or []
     k = steps[-1].get("K") if steps else None  # type: ignore[index,union-attr]
     return f", K {k:.2f}" if isinstance(k, float) else ""
+
+
+# --- API tokens for `uscf serve` ------------------------------------------------------
+
+
+@db.group()
+def token() -> None:
+    """Tokens that allow writing through the web app's API (`uscf serve`)."""
+
+
+@token.command("create")
+@click.argument("name")
+@click.pass_context
+def token_create(ctx: click.Context, name: str) -> None:
+    """Create a token called NAME and print it. Only its hash is stored: copy it now."""
+    from ..office.tokens import TokenError, create_token
+
+    try:
+        click.echo(create_token(_office(ctx).engine, name))
+    except (TokenError, DatabaseError) as error:
+        raise click.ClickException(str(error)) from None
+
+
+@token.command("revoke")
+@click.argument("name")
+@click.pass_context
+def token_revoke(ctx: click.Context, name: str) -> None:
+    """Delete the token called NAME: requests that use it are refused from now on."""
+    from ..office.tokens import TokenError, revoke_token
+
+    try:
+        revoke_token(_office(ctx).engine, name)
+    except (TokenError, DatabaseError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"revoked {name}")
+
+
+@token.command("list")
+@click.pass_context
+def token_list(ctx: click.Context) -> None:
+    """List the tokens by name and creation time (the tokens themselves are not kept)."""
+    from ..office.tokens import list_tokens
+
+    try:
+        tokens = list_tokens(_office(ctx).engine)
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
+    for info in tokens:
+        click.echo(f"{info.name}  created {info.created_at:%Y-%m-%d %H:%M} UTC")

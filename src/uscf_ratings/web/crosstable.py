@@ -1,0 +1,108 @@
+"""A section as the MSA crosstable shows it: pair, name and id, total, one cell per round,
+and pre -> post per rating system.
+
+Both the office's events (:func:`uscf_ratings.office.queries.event`) and sections rated
+on the fly feed it the same shape: players with ``pair``, ``id``, ``name``, ``results``
+(report cells such as ``"W5"``) and ``ratings`` (system -> ``rating_to_dict``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.model import Event, Player
+from ..core.results import SectionResult
+from ..formats.result_json import rating_to_dict
+from ..office.queries import display
+
+POINTS = {"W": 1.0, "X": 1.0, "B": 1.0, "D": 0.5, "H": 0.5}
+FLOOR_MARK = {"absolute": "floor", "peak": "floor", "office": "floor", "olm": "OLM floor"}
+
+
+@dataclass(frozen=True)
+class Cell:
+    code: str
+    opponent: int | None
+
+
+@dataclass(frozen=True)
+class Change:
+    system: str
+    pre: str  #: as published: 1850, 1556P14 or "unr."
+    post: str
+    mark: str | None  #: the floor that held, if one did
+    explanation: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Row:
+    pair: int
+    id: str
+    name: str
+    total: float
+    cells: tuple[Cell, ...]
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    number: int
+    name: str
+    systems: tuple[str, ...]
+    rows: tuple[Row, ...]
+    facts: str = ""  #: the rule set, B, K and initialization, where known
+
+    @property
+    def rounds(self) -> int:
+        return max((len(r.cells) for r in self.rows), default=0)
+
+
+def _shown(value: float | None, games: int | None) -> str:
+    return "unr." if value is None else display(value, games if games is not None else 999)
+
+
+def change(system: str, r: dict[str, Any]) -> Change:
+    pre = _shown(r.get("pre"), r.get("pre_games"))
+    post = _shown(r.get("post"), r.get("games_after")) if r.get("post") is not None else pre
+    return Change(system, pre, post, FLOOR_MARK.get(r.get("floor_applied") or ""), r)
+
+
+def cell(text: str) -> Cell:
+    return Cell(text[0], int(text[1:]) if text[1:] else None)
+
+
+def row(player: dict[str, Any], systems: tuple[str, ...]) -> Row:
+    cells = tuple(cell(c) for c in player["results"])
+    ratings = player.get("ratings") or {}
+    return Row(player["pair"], player.get("id") or "", player.get("name") or "",
+               sum(POINTS.get(c.code, 0.0) for c in cells), cells,
+               tuple(change(s, ratings[s]) for s in systems if s in ratings))
+
+
+def from_office(section: dict[str, Any]) -> Crosstable:
+    """A section of :func:`~uscf_ratings.office.queries.event` (already made public)."""
+    systems = tuple(section["systems"])
+    return Crosstable(section["number"], section.get("name", ""), systems,
+                      tuple(row(p, systems) for p in section["players"]))
+
+
+def _cells(player: Player) -> list[str]:
+    return [f"{r.code}{r.opponent if r.opponent is not None else ''}"
+            for r in sorted(player.results, key=lambda r: r.round)]
+
+
+def from_result(event: Event, results: list[SectionResult]) -> list[Crosstable]:
+    """Sections rated on the fly (an upload or a pasted event)."""
+    tables = []
+    for section, result in zip(event.sections, results):
+        systems = tuple(s.value for s in result.systems)
+        players = [{"pair": p.pair, "id": p.id, "name": p.name, "results": _cells(p),
+                    "ratings": {s.value: rating_to_dict(r)
+                                for s, r in result.player(p.pair).ratings.items()}}
+                   for p in section.players]
+        facts = (f"{result.rules.name}, B = {result.rules.bonus_threshold:g}, {result.k.value} K, "
+                 f"{result.rules.initialization} initialization")
+        tables.append(Crosstable(result.number, result.name, systems,
+                                 tuple(row(p, systems) for p in players), facts))
+    return tables

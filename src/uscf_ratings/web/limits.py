@@ -1,0 +1,45 @@
+"""The largest request body the app accepts (``uscf serve --max-upload``), and a 413 past it.
+
+Checked as the body is read, so an oversized upload is refused before it is held in
+memory: at once when its Content-Length says too much, else as soon as the bytes received
+pass the limit (a chunked body has no Content-Length). The refusal is an HTTPException,
+so the app's handlers answer it like any other: JSON under /api, a page elsewhere.
+"""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+def too_large(limit: int) -> HTTPException:
+    return HTTPException(413, f"the request body is larger than this server accepts "
+                              f"({limit:,} bytes; `uscf serve --max-upload` sets the limit)")
+
+
+class BodyLimit:
+    """ASGI middleware: at most ``limit`` bytes of request body."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            if declared is not None and declared.isdigit() and int(declared) > self.limit:
+                raise too_large(self.limit)
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise too_large(self.limit)
+            return message
+
+        await self.app(scope, limited, send)

@@ -1,0 +1,92 @@
+"""What the app reads from the office, made public (see :mod:`.privacy`).
+
+The office's own queries (:mod:`uscf_ratings.office.queries`) do the work; this module
+adds what only the web app needs (searching members, listing events) and passes every
+rating explanation through :func:`~.privacy.public_rating`. Nothing here selects the
+birth date column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Connection, func, or_, select
+
+from ..core.model import System
+from ..office import queries
+from ..office import schema as t
+from ..office.store import latest_states
+from .privacy import public_ratings
+
+
+def player(c: Connection, member_id: str) -> dict[str, Any] | None:
+    """A member's ratings, floors and history (queries.player: no birth date in it), the
+    systems in the rating system's order (R, Q, B, OR, OQ, OB) rather than alphabetical."""
+    found = queries.player(c, member_id)
+    if found is not None:
+        ratings = found["ratings"]
+        found["ratings"] = {s.value: ratings[s.value] for s in System if s.value in ratings}
+    return found
+
+
+def event(c: Connection, event_id: str) -> dict[str, Any] | None:
+    found = queries.event(c, event_id)
+    if found is None:
+        return None
+    for section in found["sections"]:
+        for p in section["players"]:
+            p["ratings"] = public_ratings(p["ratings"])
+    return found
+
+
+def event_exists(c: Connection, event_id: str) -> bool:
+    return c.execute(select(t.events.c.id).where(t.events.c.id == event_id)).first() is not None
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    id: str
+    name: str
+    state: str
+    ratings: dict[str, str]  #: system -> the rating as published (1846, 1582P14)
+
+
+def members(c: Connection, query: str, limit: int, offset: int = 0) -> tuple[list[MemberRow], int]:
+    """Members whose id starts with ``query`` or whose name contains it (case ignored),
+    by name; and how many match in all. Merged ids are left out: they are their target."""
+    where: list[ColumnElement[bool]] = [t.members.c.merged_into.is_(None)]
+    text = query.strip()
+    if text:
+        pattern = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append(or_(t.members.c.id.like(f"{pattern}%", escape="\\"),
+                         func.lower(t.members.c.name).like(f"%{pattern}%", escape="\\")))
+    total = c.execute(select(func.count()).select_from(t.members).where(*where)).scalar_one()
+    rows = c.execute(select(t.members.c.id, t.members.c.name, t.members.c.state).where(*where)
+                     .order_by(t.members.c.name, t.members.c.id).limit(limit).offset(offset)).all()
+    states = latest_states(c, [r.id for r in rows])
+    shown = [MemberRow(r.id, r.name or "", r.state or "",
+                       {s.value: queries.display(st.rating, st.games)
+                        for s in System if (st := states.get((r.id, s))) is not None})
+             for r in rows]
+    return shown, total
+
+
+@dataclass(frozen=True)
+class EventRow:
+    id: str
+    name: str
+    start_date: str
+    end_date: str
+    corrections: int
+
+
+def events(c: Connection, limit: int, offset: int = 0) -> tuple[list[EventRow], int]:
+    """Events, the latest first."""
+    total = c.execute(select(func.count()).select_from(t.events)).scalar_one()
+    rows = c.execute(select(t.events.c.id, t.events.c.name, t.events.c.start_date,
+                            t.events.c.end_date, t.events.c.corrections)
+                     .order_by(t.events.c.end_date.desc(), t.events.c.id.desc())
+                     .limit(limit).offset(offset))
+    return [EventRow(r.id, r.name, r.start_date.isoformat(), r.end_date.isoformat(),
+                     r.corrections) for r in rows], total

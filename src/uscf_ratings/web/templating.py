@@ -1,0 +1,43 @@
+"""The Jinja2 environment of the pages: globals and filters the templates share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+from fastapi.templating import Jinja2Templates
+
+from ..core.model import System
+from .estimator import AGE_GROUPS
+from .settings import Settings
+
+
+def two_places(value: object) -> str:
+    """A number with two decimals (ratings are kept unrounded); "-" for none."""
+    return f"{value:.2f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else "-"
+
+
+def plain(value: object) -> str:
+    """A number without trailing zeros (K 28.96, bonus 0); "-" for none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "-"
+    return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
+@jinja2.pass_context
+def url_for(context: Any, name: str, /, **params: Any) -> str:
+    """A route's path, without scheme and host: links keep working behind a proxy that
+    does not pass the original host on (Starlette's own url_for gives absolute URLs)."""
+    return str(context["request"].url_for(name, **params).path)
+
+
+def configure(templates: Jinja2Templates, *, has_database: bool, settings: Settings) -> None:
+    env = templates.env
+    env.globals.update(has_database=has_database, max_upload=settings.max_upload,
+                       max_games=settings.max_games, systems=[s.value for s in System],
+                       age_groups=AGE_GROUPS)
+    env.globals["url_for"] = url_for
+    env.filters.update(r2=two_places, plain=plain)
+    # Undefined names are errors, so that a typo in a template fails its test instead of
+    # showing an empty cell.
+    env.undefined = jinja2.StrictUndefined

@@ -1,0 +1,252 @@
+"""The pages, read as HTML: the estimator, uploads, the office's pages, their limits."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+from tests.web.conftest import SAMPLE_ID, sample_text
+
+CSV_SECTION = REPO / "tests" / "formats" / "data" / "csv" / "two_sections.csv"
+
+
+def estimate_form(**changes: Any) -> dict[str, Any]:
+    form: dict[str, Any] = {"system": "R", "date": "2026-08-01", "status": "rated",
+                            "rating": "1500", "games": "40", "opp_rating": ["1600", "1500", ""],
+                            "opp_games": ["", "", ""], "result": ["W", "D", "W"]}
+    return form | changes
+
+
+def text_of(html: str) -> str:
+    """The page's text without tags, spaces collapsed: what a reader sees."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+# --- the estimator ---------------------------------------------------------------------
+
+
+def test_estimator_page_works_without_a_database(bare_client: Any) -> None:
+    page = bare_client.get("/")
+    assert page.status_code == 200
+    assert 'id="estimate-form"' in page.text and 'id="section-form"' in page.text
+    assert "Members" not in page.text  # no office pages to link to
+
+
+def test_estimate_shows_the_engine_s_numbers_labelled_an_estimate(bare_client: Any) -> None:
+    page = bare_client.post("/estimate", data=estimate_form())
+    assert page.status_code == 200
+    text = text_of(page.text)
+    assert "Estimate Your R rating after these games" in text
+    assert "1500.00 → 1526.02 shown as 1526" in text
+    assert "opponents' own ratings move too" in text
+    assert "standard: " in text and "Rules of 2025-01-01" in text
+    assert "1573.24, 1500.00" in text  # Step 5's opponents: the first one's Step 4 rating
+
+
+def test_estimate_for_an_unrated_child_uses_the_age_group(bare_client: Any) -> None:
+    page = bare_client.post("/estimate", data=estimate_form(status="unrated", age_group="12",
+                                                            rating="", games=""))
+    assert page.status_code == 200
+    text = text_of(page.text)
+    assert "unrated → " in text
+    assert "age 12.50: 50 x age" in text  # the middle of the year of age
+
+
+def test_estimate_for_an_unrated_player_with_other_ratings(bare_client: Any) -> None:
+    page = bare_client.post("/estimate", data=estimate_form(
+        system="Q", status="unrated", rating="", games="", other_system="R",
+        other_rating="1700", other_games="50", fide="1800"))
+    assert page.status_code == 200
+    assert "weighted average of R 1700.00" in page.text and "FIDE" in page.text
+
+
+def test_estimate_form_problems_are_listed_beside_the_form(bare_client: Any) -> None:
+    page = bare_client.post("/estimate", data=estimate_form(
+        rating="", opp_rating=["abc", "5000"], opp_games=["", "0"], result=["W", "X"]))
+    assert page.status_code == 422
+    text = text_of(page.text)
+    assert "give the rating and N, or choose unrated" in text
+    assert "'abc' is not a number" in text
+    assert "5000 is outside 1..3500" in text
+    assert "'X' is not W, D or L" in text
+    assert 'value="abc"' in page.text  # what was typed stays in the form
+    empty = bare_client.post("/estimate", data=estimate_form(opp_rating=[""]))
+    assert empty.status_code == 422 and "enter at least one game" in empty.text
+    early = bare_client.post("/estimate", data=estimate_form(date="2010-01-01"))
+    assert early.status_code == 422 and "no rule set for 2010-01-01" in early.text
+
+
+def test_estimate_takes_at_most_the_configured_games() -> None:
+    from fastapi.testclient import TestClient
+
+    from uscf_ratings.web import Settings, create_app
+
+    small = TestClient(create_app(Settings(max_games=2)))
+    page = small.post("/estimate", data=estimate_form(opp_rating=["1500"] * 3,
+                                                      opp_games=[""] * 3, result=["W"] * 3))
+    assert page.status_code == 422 and "at most 2" in page.text
+
+
+# --- a whole section --------------------------------------------------------------------
+
+
+def test_uploaded_event_json_is_rated_exactly(bare_client: Any) -> None:
+    page = bare_client.post("/estimate/section",
+                            files={"file": ("sample.json", sample_text(), "application/json")})
+    assert page.status_code == 200
+    text = text_of(page.text)
+    assert "Riverside Chess Club August Action" in text
+    assert "R: 1850 → 1846" in text and "Q: unr. → 1582P14" in text
+    assert "Why these ratings" in text
+
+
+def test_pasted_event_json_is_rated(bare_client: Any) -> None:
+    page = bare_client.post("/estimate/section", data={"event_json": sample_text()})
+    assert page.status_code == 200 and "Fatima Noor" in page.text
+
+
+def test_uploaded_csv_is_read_by_content_and_extension(bare_client: Any) -> None:
+    if not CSV_SECTION.exists():
+        pytest.skip("the CSV crosstable's test data is not in this tree")
+    page = bare_client.post("/estimate/section", files={
+        "file": ("spring.csv", CSV_SECTION.read_bytes(), "text/csv")})
+    assert page.status_code == 200, text_of(page.text)[:500]
+    assert "Spring Action" in page.text and "Torres, Ana" in page.text
+
+
+@pytest.mark.parametrize(("name", "content", "status", "message"), [
+    ("broken.json", b'{"event": {"id": "x"', 422, "broken.json"),
+    ("bad.json", b'{"event": {"id": "x", "start_date": "2026-01-01"}, "sections": []}', 422,
+     "should be non-empty"),
+    ("empty.json", b"", 400, "the uploaded file is empty"),
+    ("mystery.bin", b"\x00\x01\x02 nothing to read", 422, "mystery.bin"),
+])
+def test_malformed_uploads_get_a_4xx_naming_the_problem(bare_client: Any, name: str,
+                                                        content: bytes, status: int,
+                                                        message: str) -> None:
+    page = bare_client.post("/estimate/section", files={"file": (name, content, "text/plain")})
+    assert page.status_code == status
+    assert message in page.text
+    assert 'class="problem"' in page.text
+
+
+def test_uploaded_section_with_section_errors_lists_them(bare_client: Any) -> None:
+    bad = sample_text().replace('"W5", "D3", "W6", "D2"', '"W5", "D3", "W6", "W2"')
+    page = bare_client.post("/estimate/section", data={"event_json": bad})
+    assert page.status_code == 422
+    assert "round 4: result &#39;W2&#39; is not mirrored" in page.text
+
+
+def test_nothing_sent_is_400(bare_client: Any) -> None:
+    page = bare_client.post("/estimate/section", data={"event_json": "  "})
+    assert page.status_code == 400 and "choose a file to upload" in page.text
+
+
+def test_an_upload_over_the_limit_is_413() -> None:
+    from fastapi.testclient import TestClient
+
+    from uscf_ratings.web import Settings, create_app
+
+    small = TestClient(create_app(Settings(max_upload=4096)))
+    page = small.post("/estimate/section",
+                      files={"file": ("big.json", sample_text() * 3, "application/json")})
+    assert page.status_code == 413
+    assert "larger than this server accepts (4,096 bytes" in page.text
+    assert "<html" in page.text  # a page, not JSON, for a page's form
+
+
+# --- the office's pages ------------------------------------------------------------------
+
+
+def test_event_page_is_a_crosstable_with_pre_and_post(client: Any) -> None:
+    page = client.get(f"/events/{SAMPLE_ID}")
+    assert page.status_code == 200
+    text = text_of(page.text)
+    assert "Player Name ID / Rtg (Pre→Post)" in text
+    assert "30000001 / R: 1850 → 1846" in text and "Q: 1790 → 1790" in text
+    assert "30000006 / R: unr. → 1672P9" in text
+    assert 'href="/players/30000001"' in page.text
+    assert 'href="#s1p5"' in page.text  # each cell links to the opponent's row
+    assert client.get("/events/nope").status_code == 404
+
+
+def test_events_list_links_every_event(client: Any) -> None:
+    page = client.get("/events")
+    assert f'href="/events/{SAMPLE_ID}"' in page.text and 'href="/events/202609010001"' in page.text
+
+
+def test_player_page_has_ratings_history_and_a_chart_per_system(client: Any) -> None:
+    page = client.get("/players/30000001")
+    assert page.status_code == 200
+    text = text_of(page.text)
+    assert "Ana Torres" in text and "R 1846" in text
+    assert page.text.count('<svg class="chart"') == 2  # R and Q
+    chart = page.text.split('id="chart-R"')[1].split("</svg>")[0]
+    points = re.search(r'<polyline class="line" points="([^"]+)"', chart)
+    assert points is not None and len(points.group(1).split()) == 3  # pre, then two events
+    assert client.get("/players/nobody").status_code == 404
+
+
+def test_member_search(client: Any) -> None:
+    page = client.get("/members", params={"q": "chang"})
+    assert 'href="/players/30000011"' in page.text and "1 member matching" in text_of(page.text)
+    everyone = client.get("/members")
+    assert "15 members" in text_of(everyone.text)  # 14 in the sample, one imported
+
+
+def test_rating_list_page_and_its_csv(client: Any) -> None:
+    page = client.get("/list", params={"as_of": "2026-08-15", "system": "Q"})
+    assert page.status_code == 200
+    assert "1582P14" in page.text
+    assert 'href="/list.csv?as_of=2026-08-15&amp;system=Q"' in page.text
+    download = client.get("/list.csv", params={"as_of": "2026-08-15", "system": "Q"})
+    assert download.headers["content-type"].startswith("text/csv")
+    assert "rating-list-Q-2026-08-15.csv" in download.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(download.text)))
+    assert rows[0].keys() == {"id", "name", "rating", "display", "games", "as_of"}
+    assert any(r["id"] == "30000003" and r["display"] == "1582P14" for r in rows)
+
+
+def test_office_pages_without_a_database_say_how_to_get_one(bare_client: Any) -> None:
+    page = bare_client.get("/members")
+    assert page.status_code == 503 and "uscf serve --db URL" in page.text
+
+
+def test_api_page_lists_the_endpoints(bare_client: Any) -> None:
+    page = bare_client.get("/docs")
+    text = text_of(page.text)
+    assert "POST /api/rate" in text and "PUT /api/events/{event_id} token" in text
+
+
+# --- what every page is made of -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/members", "/events", f"/events/{SAMPLE_ID}",
+                                  "/players/30000001", "/list", "/docs"])
+def test_pages_load_nothing_from_elsewhere(client: Any, path: str) -> None:
+    page = client.get(path)
+    assert page.status_code == 200
+    for url in re.findall(r'(?:src|href|action)="([^"]*)"', page.text):
+        assert url.startswith(("/", "#", "?")), f"{path} refers to {url}"
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy
+    assert page.headers["x-content-type-options"] == "nosniff"
+
+
+def test_static_assets_are_served(bare_client: Any) -> None:
+    for name in ("style.css", "app.js", "favicon.svg"):
+        assert bare_client.get(f"/static/{name}").status_code == 200
+
+
+def test_text_from_an_upload_is_escaped(bare_client: Any) -> None:
+    sneaky = sample_text().replace("Ana Torres", "<script>alert(1)</script>")
+    page = bare_client.post("/estimate/section", data={"event_json": sneaky})
+    assert page.status_code == 200
+    assert "<script>alert(1)</script>" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
