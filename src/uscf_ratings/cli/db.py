@@ -20,6 +20,7 @@ from ..office import queries
 from ..office.db import DatabaseError
 from ..office.members import read_members
 from ..office.office import PRE_FROM_DATABASE, Office, OfficeError, section_key
+from .warnings import warn_assumed_games
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
 
@@ -82,6 +83,8 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     office = _office(ctx)
     try:
         events = [read_any(f) for f in files]
+        for path, event in zip(files, events):
+            warn_assumed_games(str(path), event, known=office)
         for event in events:  # check every file before anything is stored
             for section in event.sections:
                 section_systems(section, rules_for(section.start_date))

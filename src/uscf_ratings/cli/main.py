@@ -16,9 +16,10 @@ from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.crosstable_text import render_section
-from ..formats.errors import ParseError
 from ..formats.detect import FORMATS, read_any, write_any
+from ..formats.errors import ParseError
 from ..formats.result_json import event_to_dict
+from .warnings import warn_assumed_games
 
 
 @click.group()
@@ -63,7 +64,7 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
                 event = _with_systems(event, systems)
             if url is not None:
                 event = _filled(event, url)
-            _warn_assumed_games(name, event)
+            warn_assumed_games(name, event)
             results: list[SectionResult] = [rate_section(s) for s in event.sections]
         except ParseError as error:
             raise click.ClickException(str(error)) from None
@@ -111,19 +112,6 @@ def _filled(event: Event, url: str) -> Event:
         sections = tuple(fill_from_database(connection, s) for s in event.sections)
     office.engine.dispose()
     return replace(event, sections=sections)
-
-
-def _warn_assumed_games(name: str, event: Event) -> None:
-    """Say which players' N was not in the file (rating reports and TRF carry none)."""
-    for section in event.sections:
-        lacking = sorted({p.pair for p in section.players
-                          for r in p.ratings.values() if not r.games_known})
-        if lacking:
-            shown = ", ".join(map(str, lacking[:20])) + (" ..." if len(lacking) > 20 else "")
-            click.echo(f"{name}: section {section.number}: N (games) is not in the file for "
-                       f"{len(lacking)} player(s) (pairs {shown}); assumed established "
-                       "(N = 26). Use --db to take N and history from a ratings database.",
-                       err=True)
 
 
 @cli.command()
