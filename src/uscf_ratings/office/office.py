@@ -17,8 +17,9 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..core import floors as floor_rules
 from ..core.model import CfcRating, Event, FideRating, Rating, Section, System
-from ..core.pipeline import rate_section
+from ..core.pipeline import rate_section, section_systems
 from ..core.results import SectionResult
+from ..core.rules import rules_for
 from ..formats.event_json import event_from_dict, event_to_json
 from . import schema as t
 from .db import check_schema, make_engine, upgrade, writing
@@ -192,9 +193,6 @@ def _event_exists(c: Connection, event_id: str) -> bool:
 
 
 def _store_event(c: Connection, event: Event, pre_ratings: str, corrections: int) -> None:
-    from ..core.pipeline import section_systems
-    from ..core.rules import rules_for
-
     source = {"input": event_to_json(event), "pre_ratings": pre_ratings}
     c.execute(insert(t.events).values(
         id=event.id, name=event.name, start_date=event.start_date, end_date=event.end_date,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import Connection, ColumnElement, and_, delete, insert, or_, select, update
+from sqlalchemy import ColumnElement, Connection, and_, delete, insert, or_, select, update
 
 from ..core.model import MatchChange, Rating, System
 from ..core.results import SectionResult
