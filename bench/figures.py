@@ -1,0 +1,787 @@
+"""The figures: one function per figure (or per few figures measured together).
+
+Every figure is the median of several runs on a synthetic federation generated from a
+fixed seed (:mod:`uscf_ratings.synthetic`); a :class:`Figure` records its value, unit,
+number of runs, what it was measured on, and its target (and whether that is met).
+
+A player-game is one player's side of one rated game in one rating system
+(``Packed.player_games``: a dual-rated game counts in both systems); a game (the office's
+figures) is one rated game between two players, counted once.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import math
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from uscf_ratings import synthetic
+from uscf_ratings.core.model import Event, Result, Section
+from uscf_ratings.core.pipeline import rate_section, section_systems
+from uscf_ratings.core.rules import rules_for
+from uscf_ratings.formats.event_json import write as write_event
+
+from . import peers as peer_libraries
+from .progress import Progress, Stopped, ticker
+
+REPO = Path(__file__).resolve().parent.parent
+NO_BATCH = "the batch path needs numba and numpy: pip install -e '.[fast]'"
+
+
+# --- Sizes -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much each figure measures, and how many runs it takes the median of."""
+
+    mode: str
+    section_runs: int  #: the 50-player, 5-round section
+    scaling_players: tuple[int, ...]  #: section sizes for scaling_section_ms
+    scaling_runs: int
+    corpus_members: int  #: the in-memory corpus: federation size ...
+    corpus_events: int  #: ... and events (1-3 sections each)
+    engine_runs: int  #: rate_packed on the packed corpus
+    pack_runs: int  #: pack, and pack + rate_packed
+    reference_runs: int  #: rate_section over the corpus
+    peer_runs: int
+    db_games: int  #: the synthetic year rated by `uscf db rate`
+    db_runs: int
+    rerate_runs: int
+    section_players: int = 50
+    section_rounds: int = 5
+    scaling_rounds: int = 5
+    db_segments: int = 4  #: parts of the year timed apart, for scaling_db_games_per_s
+
+    @property
+    def db_members(self) -> int:
+        return max(500, self.db_games // 10)
+
+
+SMOKE = Sizes("smoke", section_runs=1, scaling_players=(10, 50, 120), scaling_runs=1,
+              corpus_members=300, corpus_events=6, engine_runs=1, pack_runs=1,
+              reference_runs=1, peer_runs=1, db_games=800, db_runs=1, rerate_runs=1)
+DEFAULT = Sizes("default", section_runs=21, scaling_players=(10, 30, 50, 120), scaling_runs=11,
+                corpus_members=10_000, corpus_events=250, engine_runs=9, pack_runs=3,
+                reference_runs=3, peer_runs=3, db_games=20_000, db_runs=3, rerate_runs=3)
+FULL = replace(DEFAULT, mode="full", db_games=1_000_000, db_runs=1, rerate_runs=1)
+FULL_YEAR_GAMES = 1_000_000  #: the issue's year: 1,000,000 games in about 20,000 sections
+
+
+# --- Figures ---------------------------------------------------------------------------
+
+
+Value = float | dict[str, float] | None
+
+
+@dataclass
+class Figure:
+    name: str
+    value: Value
+    unit: str
+    runs: int
+    measured_on: str
+    target: tuple[str, float] | None = None  #: ("<=", 1.0) or (">=", 5e6)
+    judged_on: float | None = None  #: when the target is judged on another value (an estimate)
+    note: str = ""
+    samples: list[float] = field(default_factory=list)  #: the runs' values, in order
+
+    @property
+    def met(self) -> bool | None:
+        value = self.judged_on if self.judged_on is not None else self.value
+        if self.target is None or not isinstance(value, (int, float)):
+            return None
+        op, limit = self.target
+        return bool(value <= limit if op == "<=" else value >= limit)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": _rounded(self.value), "unit": self.unit,
+                               "runs": self.runs, "measured_on": self.measured_on}
+        if self.target is not None:
+            out["target"] = f"{self.target[0]} {self.target[1]:.10g}"
+            out["met"] = self.met
+            if self.judged_on is not None:
+                out["judged_on"] = _rounded(self.judged_on)
+        if self.note:
+            out["note"] = self.note
+        if self.samples:
+            out["samples"] = [_rounded(x) for x in self.samples]
+        return out
+
+
+def _rounded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, float):
+        return float(f"{value:.4g}") if abs(value) < 1e4 else round(value)
+    return value
+
+
+def _median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def _times(fn: Callable[[], object], runs: int) -> list[float]:
+    """Wall-clock seconds of ``runs`` calls, a garbage collection before each."""
+    out = []
+    for _ in range(runs):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+# --- Counting --------------------------------------------------------------------------
+
+
+def rated_sides(section: Section) -> int:
+    return sum(1 for p in section.players for r in p.results
+               if r.played and r.opponent is not None)
+
+
+def player_games(sections: Sequence[Section]) -> int:
+    """One player's side of one rated game, in each system the section is rated in."""
+    return sum(rated_sides(s) * len(section_systems(s, rules_for(s.start_date)))
+               for s in sections)
+
+
+def rated_games(sections: Sequence[Section]) -> int:
+    """Rated games between two players, each counted once."""
+    return sum(rated_sides(s) for s in sections) // 2
+
+
+# --- The shared material ----------------------------------------------------------------
+
+
+def batch_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+    try:
+        from uscf_ratings.batch.engine import pack, rate_packed
+    except ImportError:
+        return None
+    return pack, rate_packed
+
+
+@dataclass
+class Year:
+    """A synthetic year of events, written as event JSON files for `uscf db rate`."""
+
+    events: list[Event]
+    files: list[Path]
+    games: list[int]  #: rated games per event
+
+    @property
+    def total_games(self) -> int:
+        return sum(self.games)
+
+    @property
+    def sections(self) -> int:
+        return sum(len(e.sections) for e in self.events)
+
+    def describe(self, members: int) -> str:
+        return (f"a synthetic year: {self.total_games:,} games in {self.sections:,} sections of "
+                f"{len(self.events):,} events, {members:,} members")
+
+
+class Context:
+    """What the figures share: the federation, the corpus, the year and a work folder."""
+
+    def __init__(self, sizes: Sizes, seed: int, quiet: bool = False, keep: bool = False):
+        self.sizes, self.seed, self.quiet, self.keep = sizes, seed, quiet, keep
+        self.workdir = Path(tempfile.mkdtemp(prefix="uscf-bench-"))
+        self.engine_first_call_s: float | None = None
+        self.end_to_end_s: float | None = None  #: median pack + rate_packed of the corpus
+        self.last_db: str | None = None  #: the database the last `uscf db rate` run filled
+        self.timings: dict[str, float] = {}  #: wall time of each figure function
+
+    def progress(self, label: str, total: float, unit: str = "") -> Progress:
+        return Progress(label, total, unit, quiet=self.quiet)
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    def cleanup(self) -> None:
+        if self.keep:
+            self.say(f"work folder kept: {self.workdir}")
+        else:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    @cached_property
+    def members(self) -> list[synthetic.Member]:
+        return synthetic.federation(self.sizes.corpus_members, self.seed)
+
+    @cached_property
+    def corpus(self) -> list[Section]:
+        """The in-memory corpus: every section of ``corpus_events`` synthetic events."""
+        with ticker(f"generating the corpus ({self.sizes.corpus_events} events)",
+                    quiet=self.quiet):
+            events = synthetic.events(self.members, self.sizes.corpus_events, self.seed)
+        return [s for e in events for s in e.sections]
+
+    @cached_property
+    def corpus_player_games(self) -> int:
+        return player_games(self.corpus)
+
+    def describe_corpus(self) -> str:
+        return (f"{len(self.corpus):,} sections ({self.corpus_player_games:,} player-games) of "
+                f"{self.sizes.corpus_events} synthetic events, {self.sizes.corpus_members:,} "
+                f"members")
+
+    @cached_property
+    def packed(self) -> Any:
+        batch = batch_path()
+        assert batch is not None
+        sections = self.corpus
+        with ticker("packing the corpus", quiet=self.quiet):
+            return batch[0](sections)
+
+    def warm_engine(self) -> None:
+        """The first call of the compiled path compiles it (or loads Numba's cache)."""
+        batch = batch_path()
+        if batch is None or self.engine_first_call_s is not None:
+            return
+        pack, rate_packed = batch
+        tiny = pack([one_section(self.members, 10, 3, self.seed)])
+        start = time.perf_counter()
+        rate_packed(tiny)
+        self.engine_first_call_s = time.perf_counter() - start
+
+    @cached_property
+    def year(self) -> Year:
+        """About ``db_games`` games: the number of events is estimated from a pilot of the
+        same generator, so the year's dates span the whole year."""
+        sizes = self.sizes
+        members = synthetic.federation(sizes.db_members, self.seed)
+        pilot = synthetic.events(members, 40, self.seed)
+        per_event = rated_games([s for e in pilot for s in e.sections]) / len(pilot)
+        count = max(sizes.db_segments + 1, round(sizes.db_games / per_event))
+        with ticker(f"generating the year ({count:,} events)", quiet=self.quiet):
+            events = synthetic.events(members, count, self.seed)
+        folder = self.workdir / "year"
+        folder.mkdir()
+        files, games = [], []
+        bar = self.progress("writing the year's event files", len(events), "files")
+        for event in events:
+            path = folder / f"{event.id}.json"
+            write_event(event, path)
+            files.append(path)
+            games.append(rated_games(event.sections))
+            bar.advance()
+        bar.close()
+        return Year(events, files, games)
+
+
+def one_section(members: Sequence[synthetic.Member], players: int, rounds: int,
+                seed: int) -> Section:
+    """A Swiss section of ``players`` members (Regular, G/90;d30), from the seed."""
+    rng = random.Random(seed * 1_000_003 + players * 101 + rounds)
+    chosen = rng.sample(list(members), players)
+    return synthetic.section(1, chosen, rounds, date(2026, 3, 7), rng, "G/90;d30", False)
+
+
+def paths_agree(sections: Sequence[Section]) -> bool:
+    """The batch path gives the reference path's post-event ratings (to 1e-9)."""
+    batch = batch_path()
+    if batch is None:
+        return False
+    pack, rate_packed = batch
+    packed = pack(sections)
+    post = rate_packed(packed)
+    row = {key: i for i, key in enumerate(packed.keys)}
+    for index, section in enumerate(sections):
+        for player in rate_section(section).players:
+            for system, rating in player.ratings.items():
+                value = post[row[(index, player.pair, system)]]
+                if rating.post is None:
+                    if not math.isnan(value):
+                        return False
+                elif abs(value - rating.post) > 1e-9:
+                    return False
+    return True
+
+
+# --- One section -------------------------------------------------------------------------
+
+
+def _section_ms(ctx: Context, section: Section, runs: int) -> tuple[list[float],
+                                                                    list[float] | None]:
+    """Milliseconds per run of the reference path and of the batch path (pack + rate)."""
+    rate_section(section)  # warm: the rules' caches, as in a process that rates many
+    reference = [t * 1e3 for t in _times(lambda: rate_section(section), runs)]
+    batch = batch_path()
+    if batch is None:
+        return reference, None
+    pack, rate_packed = batch
+    ctx.warm_engine()
+    rate_packed(pack([section]))
+    return reference, [t * 1e3 for t in _times(lambda: rate_packed(pack([section])), runs)]
+
+
+def section_figures(ctx: Context) -> list[Figure]:
+    """section_ms: one 50-player, 5-round section through Steps 1-5, in-process."""
+    sizes = ctx.sizes
+    section = one_section(ctx.members, sizes.section_players, sizes.section_rounds, ctx.seed)
+    games = player_games([section])
+    what = (f"one Swiss section, {sizes.section_players} players, {sizes.section_rounds} "
+            f"rounds, {games} player-games (Regular, G/90;d30)")
+    reference, batch = _section_ms(ctx, section, sizes.section_runs)
+    ref_ms = _median(reference)
+    batch_ms = _median(batch) if batch else None
+    rate_only = None
+    if batch:
+        pack, rate_packed = batch_path()  # type: ignore[misc]
+        packed = pack([section])
+        rate_only = [t * 1e3 for t in _times(lambda: rate_packed(packed), sizes.section_runs)]
+    agree = paths_agree([section]) if batch else None
+    faster = "batch" if batch_ms is not None and batch_ms < ref_ms else "reference"
+    note = "" if agree is None else (
+        "both paths give the same post-event ratings (to 1e-9)" if agree
+        else "WARNING: the two paths disagree on this section")
+    return [
+        Figure("section_ms", min(ref_ms, batch_ms or ref_ms), "ms", sizes.section_runs,
+               what, ("<=", 1.0), note=f"the faster exact path: {faster}" + (
+                   f"; {note}" if note else "")),
+        Figure("section_ms_reference", ref_ms, "ms", sizes.section_runs,
+               what + "; rate_section, with explanations", samples=reference),
+        Figure("section_ms_batch", batch_ms, "ms", sizes.section_runs,
+               what + "; pack + rate_packed", samples=batch or [],
+               note="" if batch else NO_BATCH),
+        Figure("section_ms_batch_rate_only", _median(rate_only) if rate_only else None, "ms",
+               sizes.section_runs, what + "; rate_packed alone, on the packed section",
+               samples=rate_only or [],
+               note="the compiled part of section_ms_batch; the rest is pack" if rate_only
+               else NO_BATCH),
+    ]
+
+
+def scaling_section_figures(ctx: Context) -> list[Figure]:
+    """How the cost of one section grows with its size (rounds fixed)."""
+    sizes = ctx.sizes
+    reference: dict[str, float] = {}
+    batch: dict[str, float] = {}
+    games: dict[str, int] = {}
+    bar = ctx.progress("scaling: section sizes", len(sizes.scaling_players), "sizes")
+    for players in sizes.scaling_players:
+        section = one_section(ctx.members, players, sizes.scaling_rounds, ctx.seed)
+        games[str(players)] = player_games([section])
+        ref_runs, batch_runs = _section_ms(ctx, section, sizes.scaling_runs)
+        reference[str(players)] = _median(ref_runs)
+        if batch_runs:
+            batch[str(players)] = _median(batch_runs)
+        bar.advance()
+    bar.close()
+    faster = {k: min(v, batch.get(k, v)) for k, v in reference.items()}
+    what = (f"one Swiss section of each size (players), {sizes.scaling_rounds} rounds, "
+            "Regular; player-games by size: " + ", ".join(f"{k}: {v}" for k, v in games.items()))
+    return [
+        Figure("scaling_section_ms", faster, "ms", sizes.scaling_runs,
+               what + "; the faster exact path"),
+        Figure("scaling_section_ms_reference", reference, "ms", sizes.scaling_runs,
+               what + "; rate_section"),
+        Figure("scaling_section_ms_batch", batch or None, "ms", sizes.scaling_runs,
+               what + "; pack + rate_packed", note="" if batch else NO_BATCH),
+    ]
+
+
+# --- Many sections in memory ----------------------------------------------------------------
+
+
+def engine_figures(ctx: Context) -> list[Figure]:
+    """engine_player_games_per_s: rate_packed on the packed corpus, after the first call."""
+    sizes = ctx.sizes
+    batch = batch_path()
+    if batch is None:
+        return [Figure("engine_player_games_per_s", None, "player-games/s", 0, "", (">=", 5e6),
+                       note=NO_BATCH),
+                Figure("engine_first_call_s", None, "s", 0, "", note=NO_BATCH)]
+    _, rate_packed = batch
+    ctx.warm_engine()
+    packed = ctx.packed
+    rate_packed(packed)
+    times = _times(lambda: rate_packed(packed), sizes.engine_runs)
+    games = packed.player_games
+    assert games == ctx.corpus_player_games, "Packed.player_games and player_games() differ"
+    threads = _numba_threads()
+    return [
+        Figure("engine_player_games_per_s", games / _median(times), "player-games/s",
+               sizes.engine_runs, ctx.describe_corpus() + f"; rate_packed on {threads} threads",
+               (">=", 5e6), samples=[games / t for t in times],
+               note="timed: Steps 3-5 and the floors' application, compiled; not timed: "
+                    "pack (Steps 1-2, K, bonus eligibility, floor values)"),
+        Figure("engine_first_call_s", ctx.engine_first_call_s, "s", 1,
+               "the first rate_packed call of the process (Numba compiles, or loads its cache)",
+               note="excluded from engine_player_games_per_s"),
+    ]
+
+
+def pack_figures(ctx: Context) -> list[Figure]:
+    """pack_player_games_per_s and engine_end_to_end_player_games_per_s (pack + rate)."""
+    sizes = ctx.sizes
+    batch = batch_path()
+    if batch is None:
+        return [Figure(name, None, "player-games/s", 0, "", note=NO_BATCH) for name in
+                ("pack_player_games_per_s", "engine_end_to_end_player_games_per_s")]
+    pack, rate_packed = batch
+    ctx.warm_engine()
+    sections = ctx.corpus
+    games = ctx.corpus_player_games
+    packing, total = [], []
+    bar = ctx.progress("pack + rate_packed of the corpus", sizes.pack_runs, "runs")
+    for _ in range(sizes.pack_runs):
+        gc.collect()
+        start = time.perf_counter()
+        packed = pack(sections)
+        packed_at = time.perf_counter()
+        rate_packed(packed)
+        done = time.perf_counter()
+        packing.append(packed_at - start)
+        total.append(done - start)
+        bar.advance()
+    bar.close()
+    ctx.end_to_end_s = _median(total)
+    return [
+        Figure("pack_player_games_per_s", games / _median(packing), "player-games/s",
+               sizes.pack_runs, ctx.describe_corpus() + "; pack (Python: checks, Steps 1-2, "
+               "K, bonus eligibility, floors)", samples=[games / t for t in packing]),
+        Figure("engine_end_to_end_player_games_per_s", games / ctx.end_to_end_s,
+               "player-games/s", sizes.pack_runs, ctx.describe_corpus() + "; pack + rate_packed",
+               samples=[games / t for t in total]),
+    ]
+
+
+def reference_figure(ctx: Context) -> list[Figure]:
+    """reference_player_games_per_s: rate_section over the corpus, with explanations."""
+    sizes = ctx.sizes
+    sections = ctx.corpus
+    games = ctx.corpus_player_games
+    times = []
+    bar = ctx.progress(f"reference path ({sizes.reference_runs} runs)",
+                       sizes.reference_runs * len(sections), "sections")
+    for _ in range(sizes.reference_runs):
+        gc.collect()
+        start = time.perf_counter()
+        for i, section in enumerate(sections):
+            rate_section(section)
+            if i % 16 == 15:
+                bar.advance(16)
+        times.append(time.perf_counter() - start)
+        bar.update(len(times) * len(sections))
+    bar.close()
+    return [Figure("reference_player_games_per_s", games / _median(times), "player-games/s",
+                   sizes.reference_runs, ctx.describe_corpus() + "; rate_section, one process",
+                   samples=[games / t for t in times])]
+
+
+# --- Peers -----------------------------------------------------------------------------------
+
+
+def peer_figures(ctx: Context) -> list[Figure]:
+    """peer_ratio_<library>: our batch path's player-games per second over the peer's, on the
+    same games, measured in turn in the same run."""
+    sizes = ctx.sizes
+    batch = batch_path()
+    names = [p.name for p in peer_libraries.PEERS]
+    if batch is None:
+        return [Figure(f"peer_ratio_{n}", None, "x", 0, "", (">=", 10.0), note=NO_BATCH)
+                for n in names]
+    _, rate_packed = batch
+    ctx.warm_engine()
+    packed = ctx.packed
+    games = peer_libraries.peer_games(ctx.corpus, packed)
+    assert games.player_games == packed.player_games
+    figures, theirs_per_s, end_to_end = [], {}, {}
+    for peer in peer_libraries.PEERS:
+        reason = peer_libraries.missing(peer.name)
+        if reason:
+            figures.append(Figure(f"peer_ratio_{peer.name}", None, "x", 0, "", (">=", 10.0),
+                                  note=reason))
+            continue
+        prepared = peer.prepare(games)
+        ours, theirs = [], []
+        bar = ctx.progress(f"peer {peer.name}", sizes.peer_runs, "runs")
+        for _ in range(sizes.peer_runs):
+            ours += _times(lambda: rate_packed(packed), 1)
+            state = peer.setup(prepared)
+            gc.collect()
+            start = time.perf_counter()
+            rated = peer.rate(state)
+            theirs.append(time.perf_counter() - start)
+            assert rated == games.player_games, (peer.name, rated, games.player_games)
+            bar.advance()
+        bar.close()
+        per_s = games.player_games / _median(theirs)
+        theirs_per_s[peer.name] = per_s
+        if ctx.end_to_end_s:
+            end_to_end[peer.name] = games.player_games / ctx.end_to_end_s / per_s
+        figures.append(Figure(
+            f"peer_ratio_{peer.name}", _median(theirs) / _median(ours), "x", sizes.peer_runs,
+            ctx.describe_corpus() + f"; ours: rate_packed; theirs: {peer.calls}", (">=", 10.0),
+            samples=[t / o for o, t in zip(ours, theirs)],
+            note=f"{peer.name} {peer_libraries.version(peer.name)} computes a different, "
+                 f"simpler formula: {peer.formula}"))
+    figures.append(Figure(
+        "peer_player_games_per_s", theirs_per_s or None, "player-games/s", sizes.peer_runs,
+        ctx.describe_corpus() + "; each library's update calls only (inputs built beforehand)"))
+    figures.append(Figure(
+        "peer_ratio_end_to_end", end_to_end or None, "x", sizes.peer_runs,
+        "as peer_ratio_*, with our pack + rate_packed (Steps 1-5 from Section objects) "
+        "against the peers' update calls", note="for information; no target"))
+    return figures
+
+
+def _numba_threads() -> int | None:
+    try:
+        import numba
+    except ImportError:
+        return None
+    return int(numba.get_num_threads())
+
+
+# --- The office -----------------------------------------------------------------------------
+
+
+def uscf_command() -> list[str]:
+    """The `uscf` console script of this interpreter, else the same entry point via -c."""
+    script = Path(sys.executable).parent / "uscf"
+    if script.is_file():
+        return [str(script)]
+    code = "import sys; from uscf_ratings.cli.main import cli; sys.argv[0] = 'uscf'; cli()"
+    return [sys.executable, "-c", code]
+
+
+@dataclass
+class DbRun:
+    seconds: float
+    peak_mb: float
+    finished: list[float]  #: seconds from the start at which each event's line was printed
+
+
+def _db_rate(ctx: Context, url: str, year: Year, label: str) -> DbRun:
+    """``uscf db --db URL rate FILES...`` in a child process, timed from start to exit.
+
+    Progress comes from the command's own lines ("rated S000012 ..."), one per event as its
+    transaction commits. On Ctrl-C the child (which gets the signal too, or is sent it) rolls
+    back the event it was rating, and :class:`Stopped` says how far it got."""
+    command = [*uscf_command(), "db", "--db", url, "rate", *map(str, year.files)]
+    env = os.environ | {"PYTHONUNBUFFERED": "1"}
+    ctx.say(f"{label}: the command reads and checks all {len(year.files):,} files first; "
+            "progress starts with the first event rated")
+    bar = ctx.progress(label, year.total_games, "games")
+    finished: list[float] = []
+    with tempfile.TemporaryFile("w+") as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                 env=env, cwd=ctx.workdir)
+        assert child.stdout is not None
+        peak_kib = 0
+        try:
+            for line in child.stdout:
+                if line.startswith(("rated ", "corrected ")):
+                    finished.append(time.perf_counter() - start)
+                    peak_kib = max(peak_kib, _peak_kib(child.pid))
+                    bar.update(sum(year.games[:len(finished)]))
+            _, status, usage = os.wait4(child.pid, 0)
+            seconds = time.perf_counter() - start
+        except KeyboardInterrupt:
+            _stop(child)
+            done = len(finished) + sum(1 for line in child.stdout if line.startswith("rated "))
+            raise Stopped(
+                f"`uscf db rate` stopped after {done} of {len(year.events)} events "
+                f"({sum(year.games[:done]):,} games); the event it was rating was "
+                "rolled back (each event is one transaction), so the database holds whole "
+                "events only") from None
+        child.returncode = os.waitstatus_to_exitcode(status)
+        child.stdout.close()
+        if child.returncode != 0:
+            errors.seek(0)
+            raise RuntimeError(f"uscf db rate exited {child.returncode}:\n{errors.read()[-3000:]}")
+    bar.close(f"{year.total_games / seconds:,.0f} games/s")
+    return DbRun(seconds, (peak_kib or usage.ru_maxrss) / 1024, finished)
+
+
+def _peak_kib(pid: int) -> int:
+    """The process's peak resident memory (VmHWM, KiB), 0 where /proc cannot say.
+
+    Not ru_maxrss: Linux carries the parent's peak into a forked child across exec, so a
+    child of this (large) process would report at least this process's size."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _stop(child: subprocess.Popen[str]) -> None:
+    """Let the child finish its rollback (sending it SIGINT if the terminal did not), then
+    reap it; a second Ctrl-C meanwhile is ignored."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.kill(child.pid, signal.SIGINT)  # not reaped yet: the pid is still the child's
+        deadline = time.monotonic() + 120
+        while True:
+            pid, status = os.waitpid(child.pid, os.WNOHANG)
+            if pid:
+                child.returncode = os.waitstatus_to_exitcode(status)
+                return
+            if time.monotonic() > deadline:
+                os.kill(child.pid, signal.SIGKILL)
+                child.returncode = os.waitstatus_to_exitcode(os.waitpid(child.pid, 0)[1])
+                return
+            time.sleep(0.05)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _segments(year: Year, run: DbRun, parts: int) -> dict[str, float]:
+    """Games per second in ``parts`` consecutive parts of the year, keyed by the games
+    already in the database when the part began. The first event is left out: its time
+    includes the process's start and the reading of every file."""
+    out = {}
+    bounds = [1 + round(i * (len(year.events) - 1) / parts) for i in range(parts + 1)]
+    for lo, hi in itertools.pairwise(bounds):
+        if hi <= lo:
+            continue
+        games = sum(year.games[lo:hi])
+        seconds = run.finished[hi - 1] - run.finished[lo - 1]
+        out[str(sum(year.games[:lo]))] = games / seconds if seconds > 0 else math.nan
+    return out
+
+
+def db_figures(ctx: Context) -> list[Figure]:
+    """db_games_per_s, db_peak_mb and scaling_db_games_per_s: `uscf db rate` of a year."""
+    from uscf_ratings.office.office import Office
+
+    sizes = ctx.sizes
+    year = ctx.year
+    runs: list[DbRun] = []
+    for run in range(sizes.db_runs):
+        path = ctx.workdir / f"office-{run}.db"
+        url = f"sqlite:///{path}"
+        Office(url).init()
+        runs.append(_db_rate(ctx, url, year, f"uscf db rate, run {run + 1}/{sizes.db_runs}"))
+        if ctx.last_db:
+            _remove_sqlite(ctx.last_db)
+        ctx.last_db = url
+    games = year.total_games
+    what = year.describe(sizes.db_members) + " (event JSON files), into a fresh SQLite database"
+    parts = [_segments(year, r, sizes.db_segments) for r in runs]
+    scaling = {k: _median([p[k] for p in parts]) for k in parts[0]}
+    size_note = "" if games >= FULL_YEAR_GAMES else (
+        f"measured on {games:,} games, not the issue's {FULL_YEAR_GAMES:,} "
+        "(python -m bench --full for that)")
+    return [
+        Figure("db_games_per_s", games / _median([r.seconds for r in runs]), "games/s",
+               sizes.db_runs, what + "; `uscf db rate FILES`, process start to exit",
+               (">=", 50_000.0), samples=[games / r.seconds for r in runs], note=size_note),
+        Figure("db_peak_mb", _median([r.peak_mb for r in runs]), "MB", sizes.db_runs,
+               "peak resident memory (VmHWM) of the `uscf db rate` process",
+               note="the command reads every file before it rates the first event",
+               samples=[r.peak_mb for r in runs]),
+        Figure("scaling_db_games_per_s", scaling, "games/s", sizes.db_runs,
+               f"the same runs in {sizes.db_segments} parts, keyed by the games already in the "
+               "database when the part began (the first event left out)"),
+    ]
+
+
+def _remove_sqlite(url: str) -> None:
+    path = url.removeprefix("sqlite:///")
+    for suffix in ("", "-wal", "-shm"):
+        Path(path + suffix).unlink(missing_ok=True)
+
+
+def flip_first_game(event: Event) -> Event:
+    """The event with the first decisive game of its first section reversed (a correction)."""
+    section = event.sections[0]
+    players = {p.pair: p for p in section.players}
+    flipped = {"W": "L", "L": "W"}
+
+    def swap(player: Any, rnd: int) -> Any:
+        return replace(player, results=tuple(
+            Result(r.round, flipped[r.code], r.opponent) if r.round == rnd else r
+            for r in player.results))
+
+    for player in section.players:
+        for result in player.results:
+            if result.code in flipped and result.opponent is not None:
+                players[player.pair] = swap(player, result.round)
+                players[result.opponent] = swap(players[result.opponent], result.round)
+                fixed = replace(section, players=tuple(players[p.pair] for p in section.players))
+                return replace(event, sections=(fixed, *event.sections[1:]))
+    raise ValueError(f"event {event.id}: no decisive game in its first section")
+
+
+def rerate_figures(ctx: Context) -> list[Figure]:
+    """rerate_year_s: correct the year's first event; everything after it is re-rated."""
+    from uscf_ratings.office.office import Office
+
+    sizes = ctx.sizes
+    year = ctx.year
+    if ctx.last_db is None:  # the office figures did not run: fill a database first
+        url = f"sqlite:///{ctx.workdir / 'office-rerate.db'}"
+        Office(url).init()
+        _db_rate(ctx, url, year, "uscf db rate (to have a year to correct)")
+        ctx.last_db = url
+    office = Office(ctx.last_db)
+    first = year.events[0]
+    versions = (flip_first_game(first), first)
+    times: list[float] = []
+    for run in range(sizes.rerate_runs):
+        label = f"correcting {first.id}: re-rating the year, run {run + 1}/{sizes.rerate_runs}"
+        try:
+            with ticker(label, times[-1] if times else None, quiet=ctx.quiet):
+                start = time.perf_counter()
+                office.correct(first.id, versions[run % 2])
+                times.append(time.perf_counter() - start)
+        except KeyboardInterrupt:
+            raise Stopped(f"the correction of {first.id} was interrupted in run {run + 1} and "
+                          "rolled back (Office.correct is one transaction)") from None
+    office.engine.dispose()
+    games = year.total_games
+    value = _median(times)
+    estimate = value * FULL_YEAR_GAMES / games
+    full = games >= FULL_YEAR_GAMES
+    return [
+        Figure("rerate_year_s", value, "s", sizes.rerate_runs,
+               year.describe(sizes.db_members) + f"; Office.correct of the first event "
+               f"re-rates all {year.sections:,} sections", ("<=", 30.0),
+               judged_on=None if full else estimate, samples=times,
+               note="" if full else f"the target is for a year of {FULL_YEAR_GAMES:,} games; "
+               f"judged on the linear estimate for it, {estimate:,.0f} s"),
+        Figure("rerate_year_s_full_estimate", estimate, "s", sizes.rerate_runs,
+               f"rerate_year_s scaled linearly to {FULL_YEAR_GAMES:,} games",
+               note="measured, not estimated" if full else (
+                   "an estimate, not a measurement: re-rating time is taken as linear in the "
+                   "games re-rated")),
+    ]
+
+
+#: The figure functions, in the order they run: (group name, function).
+GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
+    ("section", section_figures),
+    ("scaling", scaling_section_figures),
+    ("engine", engine_figures),
+    ("pack", pack_figures),
+    ("reference", reference_figure),
+    ("peers", peer_figures),
+    ("db", db_figures),
+    ("rerate", rerate_figures),
+)

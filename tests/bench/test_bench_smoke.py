@@ -1,0 +1,80 @@
+"""The benchmark suite runs: ``python -m bench --smoke --json`` gives every named figure.
+
+Tiny sizes, one run each; no figure is compared with its target here (timings depend on
+the machine). A missing peer library (the extra ``bench``) or missing Numba skips, saying
+why; under CI=true it fails instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from tests.conftest import REPO, skip_or_fail
+
+#: The figures the issue names, each a number (or, for scaling, numbers by size).
+NUMBERS = ("section_ms", "section_ms_reference", "section_ms_batch",
+           "engine_player_games_per_s", "pack_player_games_per_s",
+           "engine_end_to_end_player_games_per_s", "reference_player_games_per_s",
+           "db_games_per_s", "db_peak_mb", "rerate_year_s",
+           "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2")
+BY_SIZE = ("scaling_section_ms", "scaling_db_games_per_s")
+TARGETS = ("section_ms", "engine_player_games_per_s", "db_games_per_s", "rerate_year_s",
+           "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2")
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@pytest.fixture(scope="module")
+def smoke() -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--json", "--quiet"],
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-4000:]
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def test_report_says_where_and_how(smoke: dict[str, Any]) -> None:
+    assert smoke["complete"] is True
+    assert smoke["mode"] == "smoke"
+    assert isinstance(smoke["seed"], int)
+    machine = smoke["machine"]
+    for key in ("platform", "cpu_count", "cpu_model", "python", "libraries"):
+        assert key in machine
+    assert smoke["date"] and smoke["sizes"]["db_games"] > 0
+
+
+def test_every_named_figure_is_present_and_numeric(smoke: dict[str, Any]) -> None:
+    figures = smoke["figures"]
+    missing = [f"{name}: {figures[name].get('note', '')}" for name in NUMBERS + BY_SIZE
+               if name in figures and figures[name]["value"] is None]
+    if missing:
+        skip_or_fail("figures not measured here: " + "; ".join(missing))
+    for name in NUMBERS:
+        assert name in figures, name
+        assert is_number(figures[name]["value"]), (name, figures[name])
+        assert figures[name]["runs"] >= 1, name
+    for name in BY_SIZE:
+        value = figures[name]["value"]
+        assert isinstance(value, dict) and len(value) >= 3, (name, value)
+        assert all(is_number(v) for v in value.values()), (name, value)
+    for name, figure in figures.items():  # the extra figures too
+        value = figure["value"]
+        values = value.values() if isinstance(value, dict) else [value]
+        assert all(v is None or is_number(v) for v in values), (name, value)
+
+
+def test_targets_are_stated_next_to_their_figures(smoke: dict[str, Any]) -> None:
+    figures = smoke["figures"]
+    for name in TARGETS:
+        if figures[name]["value"] is None:
+            continue
+        assert figures[name]["target"], name
+        assert isinstance(figures[name]["met"], bool), name
+        assert smoke["targets"][name] is figures[name]["met"]
