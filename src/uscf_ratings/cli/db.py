@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from datetime import date
 from pathlib import Path
@@ -252,13 +250,7 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
                                 "as_of": e.as_of.isoformat() if e.as_of else None}
                                for e in entries], indent=2))
     elif fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["id", "name", "rating", "display", "games", "as_of"])
-        for e in entries:
-            writer.writerow([e.id, e.name, f"{e.rating:.2f}", e.display, e.games,
-                             e.as_of.isoformat() if e.as_of else ""])
-        click.echo(out.getvalue(), nl=False)
+        click.echo(queries.rating_list_csv(entries), nl=False)
     else:
         for e in entries:
             click.echo(f"{e.id:>10}  {e.name:<30} {e.display:>8}")

@@ -3,6 +3,7 @@ which system a file's single rating column belongs to."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from ..core.model import System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
+from .errors import Issue, ParseError
 
 
 def systems_of(time_control: str | None, day: date, online: bool = False) -> tuple[System, ...] | None:
@@ -40,3 +42,12 @@ def kind_of(value: Any) -> str:
     names = {dict: "an object", list: "a list", str: "text", bool: "true/false",
              int: "a number", float: "a number", type(None): "null"}
     return names.get(type(value), type(value).__name__)
+
+
+def load_json(text: str, source: str) -> Any:
+    """Parse JSON text, or raise a ParseError naming the line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
+                                        f"not valid JSON: {error.msg}")]) from None

@@ -82,7 +82,6 @@ Decisions where the notes are silent (docs/formats.md repeats them):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -91,7 +90,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from .common import kind_of, main_system, systems_of
+from .common import kind_of, load_json, main_system, systems_of
 from .errors import Issue, ParseError
 
 #: SwissSys result letter -> US Chess code, one game per entry.
@@ -127,11 +126,7 @@ def read(path: Path | str, *, event_date: date | None = None) -> Event:
 def parse(text: str, source: str = "<sjson>", *, event_id: str = "",
           event_date: date | None = None) -> Event:
     """Parse the text of a SwissSys file (see the module docstring for the layout)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
-                                        f"not valid JSON: {error.msg}")]) from None
+    data = load_json(text, source)
     reader = _Reader()
     event = reader.event(data, event_id, event_date)
     if reader.issues or event is None:

@@ -59,7 +59,6 @@ one system) as ``Rating(r, 26, games_known=False)``, or as the FIDE rating when
 from __future__ import annotations
 
 import io
-import json
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -68,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from .common import kind_of, systems_of
+from .common import kind_of, load_json, systems_of
 from .errors import Issue, ParseError
 
 #: result code -> (first player's code, second player's code) for a game between two players.
@@ -124,11 +123,7 @@ def claims(text: str) -> bool:
 
 def parse(text: str, source: str = "<wintd>", *, event_id: str = "",
           event_date: date | None = None) -> Event:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
-                                        f"not valid JSON: {error.msg}")]) from None
+    data = load_json(text, source)
     reader = _Reader()
     event = reader.event(data, event_id, event_date)
     if reader.issues or event is None:

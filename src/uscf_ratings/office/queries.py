@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from dataclasses import dataclass
 from datetime import date
@@ -119,3 +121,14 @@ def rating_list(c: Connection, as_of: date, system: System) -> list[ListEntry]:
     entries = [ListEntry(m, names.get(m, ""), rating, games, day)
                for m, (rating, games, day) in latest.items() if m not in merged]
     return sorted(entries, key=lambda e: (-e.rating, e.id))
+
+
+def rating_list_csv(entries: list[ListEntry]) -> str:
+    """A rating list as CSV (``uscf db list --format csv`` and the web page's download)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "name", "rating", "display", "games", "as_of"])
+    for e in entries:
+        writer.writerow([e.id, e.name, f"{e.rating:.2f}", e.display, e.games,
+                         e.as_of.isoformat() if e.as_of else ""])
+    return out.getvalue()

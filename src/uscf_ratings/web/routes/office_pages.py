@@ -5,8 +5,6 @@ Each needs a database (``uscf serve --db URL``); without one they answer 503 say
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date
 from typing import Any
 
@@ -82,14 +80,8 @@ def rating_list_csv(c: Reading, as_of: date | None = None,
                     system: System = System.R) -> Response:
     """The same columns as ``uscf db list --format csv``."""
     day, entries = _list(c, as_of, system)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "name", "rating", "display", "games", "as_of"])
-    for e in entries:
-        writer.writerow([e.id, e.name, f"{e.rating:.2f}", e.display, e.games,
-                         e.as_of.isoformat() if e.as_of else ""])
     name = f"rating-list-{system.value}-{day.isoformat()}.csv"
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+    return Response(queries.rating_list_csv(entries), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
