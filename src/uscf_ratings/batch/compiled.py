@@ -16,7 +16,8 @@ import numba
 from ..core import kernels
 
 #: kernel names in dependency order: each may call only the ones before it
-ORDER = ("pwe", "we", "n_star", "expected", "objective", "_knots", "special_walk")
+ORDER = ("pwe", "we", "n_star", "expected", "objective", "_knots", "_below", "_above",
+         "special_walk")
 
 
 def _compile() -> dict[str, Any]:

@@ -82,6 +82,22 @@ def _knots(r0_adj: float, opponents: Sequence[float], m: int,
     return count
 
 
+def _below(knots: Sequence[float], q: int, m: float) -> int:
+    """Index of the largest of the q knots with m > z, or -1."""
+    a = q - 1
+    while a >= 0 and not knots[a] < m:
+        a -= 1
+    return a
+
+
+def _above(knots: Sequence[float], q: int, m: float) -> int:
+    """Index of the smallest of the q knots with m < z, or q."""
+    b = 0
+    while b < q and not knots[b] > m:
+        b += 1
+    return b
+
+
 def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, score: float,
                  prior: int, strict: bool,
                  knots: MutableSequence[float]) -> tuple[float, int, bool, float, float, bool]:
@@ -104,9 +120,7 @@ def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, sc
     for _ in range(MAX_STEPS):
         fm = objective(mm, n_eff, r0_adj, opponents, m, s_adj)
         if fm > EPSILON:  # step 2: walk down to the largest knot below M
-            a = q - 1
-            while a >= 0 and not knots[a] < mm:
-                a -= 1
+            a = _below(knots, q, mm)
             if a < 0:  # f is flat (-S' <= 0) below the lowest knot: cannot happen here
                 break
             za = knots[a]
@@ -117,9 +131,7 @@ def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, sc
             step = mm - fm * (mm - za) / (fm - fza)
             mm = za if step < za else step
         elif fm < -EPSILON:  # step 3: walk up to the smallest knot above M
-            b = 0
-            while b < q and not knots[b] > mm:
-                b += 1
+            b = _above(knots, q, mm)
             if b == q:
                 break
             zb = knots[b]
@@ -141,12 +153,7 @@ def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, sc
     moved = False
     if p == 0:  # f is flat at 0 around M: take the point of [za, zb] nearest R0
         moved = True
-        a = q - 1
-        while a >= 0 and not knots[a] < mm:
-            a -= 1
-        b = 0
-        while b < q and not knots[b] > mm:
-            b += 1
+        a, b = _below(knots, q, mm), _above(knots, q, mm)
         if a >= 0 and r0 < knots[a]:
             mm = knots[a]
         elif b < q and r0 > knots[b]:
