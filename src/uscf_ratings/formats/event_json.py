@@ -68,11 +68,17 @@ def _path(parts: Any) -> str:
     return out or "(top level)"
 
 
-def event_from_dict(data: Any, source: str = "<event>") -> Event:
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    if errors:
-        raise ParseError(source, [Issue(_path(e.absolute_path), _explain(e)) for e in errors])
+def event_from_dict(data: Any, source: str = "<event>", *, checked: bool = False) -> Event:
+    """Build an event from event JSON. ``checked=True`` skips the schema check, for JSON
+    this project wrote itself (the office re-reads the events it stored at every re-rate,
+    and checking them again was half the cost of rating)."""
+    if not checked:
+        validator = jsonschema.Draft202012Validator(schema())
+        errors = sorted(validator.iter_errors(data),
+                        key=lambda e: list(map(str, e.absolute_path)))
+        if errors:
+            raise ParseError(source, [Issue(_path(e.absolute_path), _explain(e))
+                                      for e in errors])
     issues: list[Issue] = []
     builder = _Builder(issues)
     event = builder.event(data)

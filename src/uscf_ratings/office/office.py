@@ -243,7 +243,8 @@ def _rerate_from(c: Connection, key: SectionKey) -> list[RatedSection]:
         if event_id not in events:
             source = event_source(c, event_id)
             assert source is not None
-            events[event_id] = (event_from_dict(source["input"], f"event {event_id}"),
+            events[event_id] = (event_from_dict(source["input"], f"event {event_id}",
+                                                checked=True),
                                 source.get("pre_ratings", PRE_FROM_DATABASE))
         event, pre_ratings = events[event_id]
         section = next(s for s in event.sections if s.number == number)
