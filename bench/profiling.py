@@ -44,19 +44,17 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("floors_for: the floors", "core/steps.py", "floors_for"),
     ),
     "office": (
-        ("read_any: the CLI reads and checks every file", "formats/detect.py", "read_any"),
-        ("event_from_dict: JSON to the model (twice per event)", "formats/event_json.py",
-         "event_from_dict"),
-        ("jsonschema validation (inside event_from_dict)", "jsonschema/validators.py",
-         "iter_errors"),
+        ("read_checked: each file read and checked", "cli/reading.py", "read_checked"),
+        ("schema_problems: the schema check (fastjsonschema)", "formats/event_json.py",
+         "schema_problems"),
+        ("event_from_dict: JSON to the model", "formats/event_json.py", "event_from_dict"),
+        ("check_section: the sections' consistency", "core/validate.py", "check_section"),
         ("_store_event: the event's source stored as JSON", "office/office.py", "_store_event"),
-        ("_prepare: pre-event ratings from the database", "office/office.py", "_prepare"),
-        ("latest_states: players' states from the database", "office/store.py",
-         "latest_states"),
-        ("rate_section: Steps 1-5 with explanations", "core/pipeline.py", "rate_section"),
-        ("write_results: results to rows", "office/store.py", "write_results"),
-        ("rating_to_dict: explanations to JSON (in write_results)", "formats/result_json.py",
-         "rating_to_dict"),
+        ("RatingRun._load: members first seen, their latest states", "office/run.py", "_load"),
+        ("prepare: pre-event ratings from the database", "office/run.py", "prepare"),
+        ("rate_outcomes: Steps 1-5, lean compiled path", "batch/engine.py", "rate_outcomes"),
+        ("outcome_row: results to rows, states to JSON", "office/store.py", "outcome_row"),
+        ("insert_rows: rows written through the driver", "office/store.py", "insert_rows"),
         ("SQLAlchemy Connection.execute (all SQL)", "sqlalchemy/engine/base.py", "execute"),
     ),
 }
@@ -66,6 +64,7 @@ def profiles(ctx: Context, top: int = 12) -> dict[str, Any]:
     """cProfile of the reference path and of pack on a quarter of the corpus, and of
     `uscf db rate` (run in-process, through the CLI's own code) on part of the year."""
     from uscf_ratings.cli.main import cli
+    from uscf_ratings.cli.reading import POOL_FROM
     from uscf_ratings.office.office import Office
 
     sections = ctx.corpus[: max(3, len(ctx.corpus) // 4)]
@@ -76,7 +75,8 @@ def profiles(ctx: Context, top: int = 12) -> dict[str, Any]:
     if batch is not None:
         jobs.append(("pack", f"pack of the same {len(sections)} sections",
                      lambda: batch[0](sections)))
-    count = max(3, min(20, len(ctx.year.events) // 4))
+    # fewer files than the CLI's pool starts for, so that the reading is profiled too
+    count = max(3, min(POOL_FROM - 1, len(ctx.year.events) // 4))
     files = [str(p) for p in ctx.year.files[:count]]
     url = f"sqlite:///{ctx.workdir / 'office-profile.db'}"
     Office(url).init()

@@ -156,9 +156,10 @@ def test_correct_member_birth_date_changes_initial_rating(office: Office) -> Non
     office.rate(swiss("E1", date(2026, 1, 10), [("k", "a", "L")]))
     office.correct_member("k", birth_date=date(2016, 1, 10))
     with office.engine.connect() as c:
-        row = c.execute(select(schema.ratings.c.explanation).where(
-            schema.ratings.c.member_id == "k")).scalar_one()
-    initial = json.loads(row)["initial"]
+        event = queries.event(c, "E1")  # explained on demand, from the corrected member
+    assert event is not None
+    kid = next(p for p in event["sections"][0]["players"] if p["id"] == "k")
+    initial = kid["ratings"]["R"]["initial"]
     assert initial["method"] == "age" and initial["rating"] == pytest.approx(50 * 3653 / 365.25)
 
 

@@ -18,12 +18,22 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.floors import Floors
 from ..core.formulas import k_factor
 from ..core.kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, PRIOR_NONE
-from ..core.model import Section, System
+from ..core.model import Rating, Section, System
 from ..core.pipeline import collect_games, merge_entrants, section_systems
+from ..core.results import Outcome
 from ..core.rules import rules_for
-from ..core.steps import bonus_threshold_for, floors_for, history_after, prior_for, uses_special
+from ..core.steps import (
+    Prior,
+    bonus_threshold_for,
+    finish_state,
+    floors_for,
+    history_after,
+    prior_for,
+    uses_special,
+)
 from ..core.validate import check_section
 from .compiled import expected, special_walk
 
@@ -55,55 +65,110 @@ class Packed:
 
 def pack(sections: Sequence[Section]) -> Packed:
     """Lay out sections for :func:`rate_packed` (Swiss and round-robin sections)."""
-    cols: dict[str, list[float]] = {n: [] for n in (
-        "r0", "n_eff", "n0", "special", "prior", "score", "k", "bonus", "floor")}
-    section_rows: list[tuple[int, int]] = []
-    game_start: list[int] = [0]
-    game_opponent: list[int] = []
-    keys: list[tuple[int, int, System]] = []
+    layout = _Layout(keep=False)
     for index, section in enumerate(sections):
         check_section(section)
+        layout.add(index, section)
+    return layout.packed()
+
+
+class _Layout:
+    """Rows being laid out, and (``keep``) what :func:`rate_outcomes` needs to build each
+    player's state after the event: the prior, the history and the floors."""
+
+    def __init__(self, keep: bool):
+        self.r0: list[float] = []
+        self.n_eff: list[float] = []
+        self.n0: list[bool] = []
+        self.special: list[bool] = []
+        self.prior: list[int] = []
+        self.score: list[float] = []
+        self.k: list[float] = []
+        self.bonus: list[float] = []
+        self.floor: list[float] = []
+        self.section_rows: list[tuple[int, int]] = []
+        self.game_start: list[int] = [0]
+        self.game_opponent: list[int] = []
+        self.keys: list[tuple[int, int, System]] = []
+        self.kept: list[tuple[Prior, Rating | None, Floors | None]] | None = [] if keep else None
+
+    def add(self, index: int, section: Section) -> None:
+        """One section (checked by the caller), in every system it is rated in."""
         rules = rules_for(section.start_date)
         systems = section_systems(section, rules)
         entrants = merge_entrants(section.players)
         games = collect_games(entrants)
         dual = System.R in systems and System.Q in systems
         for system in systems:
-            first = len(keys)
+            first = len(self.keys)
             for e in entrants:
                 prior = prior_for(e, system, rules, section)
                 g = games[e.index]
-                special, _ = uses_special(prior)
                 rating = prior.rating
-                cols["r0"].append(prior.r0)
-                cols["n_eff"].append(prior.n_eff)
-                cols["n0"].append(prior.unrated and prior.n == 0)
-                cols["special"].append(special)
-                cols["prior"].append(PRIOR_ALL_WINS if rating is not None and rating.all_wins
-                                     else PRIOR_ALL_LOSSES if rating is not None
-                                     and rating.all_losses else PRIOR_NONE)
-                cols["score"].append(math.fsum(x.score for x in g))
-                cols["k"].append(k_factor(prior.n_eff, len(g), section.k, dual_rating=prior.r0
-                                          if dual and system is System.R else None) if g else 0.0)
-                threshold = bonus_threshold_for(g, rules)
-                cols["bonus"].append(math.nan if threshold is None else threshold)
-                cols["floor"].append(floors_for(prior, g, history_after(prior, g, section),
-                                                system, rules).floor if g else 0.0)
-                game_opponent.extend(first + x.opponent for x in g)
-                game_start.append(len(game_opponent))
-                keys.append((index, e.first.pair, system))
-            section_rows.append((first, len(keys)))
+                self.r0.append(prior.r0)
+                self.n_eff.append(prior.n_eff)
+                self.n0.append(rating is None and prior.n == 0)
+                self.special.append(uses_special(prior)[0])
+                self.prior.append(PRIOR_NONE if rating is None else PRIOR_ALL_WINS
+                                  if rating.all_wins else PRIOR_ALL_LOSSES if rating.all_losses
+                                  else PRIOR_NONE)
+                state = floors = None
+                if g:
+                    self.score.append(math.fsum(x.score for x in g))
+                    self.k.append(k_factor(prior.n_eff, len(g), section.k, dual_rating=prior.r0
+                                           if dual and system is System.R else None))
+                    threshold = bonus_threshold_for(g, rules)
+                    self.bonus.append(math.nan if threshold is None else threshold)
+                    state = history_after(prior, g, section)
+                    floors = floors_for(prior, g, state, system, rules)
+                    self.floor.append(floors.floor)
+                    self.game_opponent.extend(first + x.opponent for x in g)
+                else:
+                    self.score.append(0.0)
+                    self.k.append(0.0)
+                    self.bonus.append(math.nan)
+                    self.floor.append(0.0)
+                self.game_start.append(len(self.game_opponent))
+                self.keys.append((index, e.first.pair, system))
+                if self.kept is not None:
+                    self.kept.append((prior, state, floors))
+            self.section_rows.append((first, len(self.keys)))
 
-    def arr(name: str, kind: type) -> NDArray[np.generic]:
-        return np.asarray(cols[name], dtype=kind)
+    def packed(self) -> Packed:
+        def f64(values: list[float]) -> NDArray[np.float64]:
+            return np.asarray(values, dtype=np.float64)
 
-    return Packed(
-        np.asarray(section_rows, dtype=np.int64).reshape(-1, 2), arr("r0", np.float64),
-        arr("n_eff", np.float64), arr("n0", np.bool_), arr("special", np.bool_),
-        arr("prior", np.int64), arr("score", np.float64), arr("k", np.float64),
-        arr("bonus", np.float64), arr("floor", np.float64),
-        np.asarray(game_start, dtype=np.int64), np.asarray(game_opponent, dtype=np.int64),
-        tuple(keys))  # type: ignore[arg-type]
+        return Packed(
+            np.asarray(self.section_rows, dtype=np.int64).reshape(-1, 2), f64(self.r0),
+            f64(self.n_eff), np.asarray(self.n0, dtype=np.bool_),
+            np.asarray(self.special, dtype=np.bool_), np.asarray(self.prior, dtype=np.int64),
+            f64(self.score), f64(self.k), f64(self.bonus), f64(self.floor),
+            np.asarray(self.game_start, dtype=np.int64),
+            np.asarray(self.game_opponent, dtype=np.int64), tuple(self.keys))
+
+
+def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
+    """One Swiss or round-robin section, already checked (:func:`.validate.check_section`),
+    through Steps 1-5 and the floors: the numbers the office stores, equal to those of
+    :func:`.pipeline.rate_section` (a test holds them to 1e-9), without its explanations.
+
+    The compiled kernel rates; Steps 1 and 2, the history and the floors come from the
+    core's own functions, as in :func:`pack`."""
+    layout = _Layout(keep=True)
+    layout.add(0, section)
+    assert layout.kept is not None
+    p = layout.packed()
+    post = _rate_serial(p.section_rows, p.r0, p.n_eff, p.unrated_n0, p.special, p.prior,
+                        p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
+    out = []
+    for (_, pair, system), (prior, state, floors), final in zip(layout.keys, layout.kept, post):
+        if state is None or floors is None or math.isnan(final):
+            continue
+        rating = prior.rating
+        out.append(Outcome(pair, system, None if rating is None else rating.rating,
+                           None if rating is None else rating.games, float(final),
+                           state.games, floors.floor, finish_state(state, float(final))))
+    return tuple(out)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -120,55 +185,83 @@ def _sorted_opponents(values: NDArray[np.float64], start: int, stop: int,
     return m
 
 
+@numba.njit(cache=True, nogil=True)
+def _rate_rows(lo: int, hi: int, r0: NDArray[np.float64], n_eff: NDArray[np.float64],
+               n0: NDArray[np.bool_], special: NDArray[np.bool_], prior: NDArray[np.int64],
+               score: NDArray[np.float64], k: NDArray[np.float64], bonus: NDArray[np.float64],
+               floor: NDArray[np.float64], game_start: NDArray[np.int64],
+               game_opponent: NDArray[np.int64], post: NDArray[np.float64],
+               step3: NDArray[np.float64], step4: NDArray[np.float64]) -> None:
+    """Steps 3, 4 and 5 and the floors for the rows lo:hi of one (section, system)."""
+    most = 1
+    for i in range(lo, hi):
+        most = max(most, game_start[i + 1] - game_start[i])
+    opp = np.empty(most)
+    knots = np.empty(2 * most + 2)
+    # Step 3: unrated players with N = 0, N' = 1, opponents at pre-event/Step 1 ratings
+    for i in range(lo, hi):
+        if n0[i] and game_start[i + 1] > game_start[i]:
+            m = _sorted_opponents(r0, game_start[i], game_start[i + 1], game_opponent, opp)
+            value = special_walk(r0[i], 1.0, opp, m, score[i], 0, False, knots)[0]
+            step3[i] = max(value, STEP_FLOOR)
+    # Steps 4 and 5
+    for step in range(2):
+        inputs = step3 if step == 0 else step4
+        out = step4 if step == 0 else post
+        results = np.empty(hi - lo)
+        for i in range(lo, hi):
+            if game_start[i + 1] == game_start[i]:
+                results[i - lo] = np.nan
+                continue
+            m = _sorted_opponents(inputs, game_start[i], game_start[i + 1], game_opponent, opp)
+            if special[i]:
+                value = special_walk(r0[i], n_eff[i], opp, m, score[i], prior[i], False,
+                                     knots)[0]
+            else:
+                change = k[i] * (score[i] - expected(r0[i], opp, m))
+                extra = 0.0
+                if not np.isnan(bonus[i]):
+                    extra = max(0.0, change - bonus[i] * math.sqrt(max(m, 4)))
+                value = r0[i] + change + extra
+            results[i - lo] = max(value, STEP_FLOOR)
+        for i in range(lo, hi):
+            out[i] = results[i - lo]
+    for i in range(lo, hi):
+        if not np.isnan(post[i]):
+            post[i] = max(post[i], floor[i])
+
+
 @numba.njit(parallel=True, cache=True, nogil=True)
 def _rate(section_rows: NDArray[np.int64], r0: NDArray[np.float64], n_eff: NDArray[np.float64],
           n0: NDArray[np.bool_], special: NDArray[np.bool_], prior: NDArray[np.int64],
           score: NDArray[np.float64], k: NDArray[np.float64], bonus: NDArray[np.float64],
           floor: NDArray[np.float64], game_start: NDArray[np.int64],
           game_opponent: NDArray[np.int64]) -> NDArray[np.float64]:
-    rows = r0.shape[0]
-    post = np.full(rows, np.nan)
+    """Every (section, system) of a packed batch, one per task on all cores."""
+    post = np.full(r0.shape[0], np.nan)
     step3 = r0.copy()
-    step4 = np.empty(rows)
+    step4 = np.empty(r0.shape[0])
     for s in numba.prange(section_rows.shape[0]):
-        lo, hi = section_rows[s, 0], section_rows[s, 1]
-        most = 1
-        for i in range(lo, hi):
-            most = max(most, game_start[i + 1] - game_start[i])
-        opp = np.empty(most)
-        knots = np.empty(2 * most + 2)
-        # Step 3: unrated players with N = 0, N' = 1, opponents at pre-event/Step 1 ratings
-        for i in range(lo, hi):
-            if n0[i] and game_start[i + 1] > game_start[i]:
-                m = _sorted_opponents(r0, game_start[i], game_start[i + 1], game_opponent, opp)
-                value = special_walk(r0[i], 1.0, opp, m, score[i], 0, False, knots)[0]
-                step3[i] = max(value, STEP_FLOOR)
-        # Steps 4 and 5
-        for step in range(2):
-            inputs = step3 if step == 0 else step4
-            out = step4 if step == 0 else post
-            results = np.empty(hi - lo)
-            for i in range(lo, hi):
-                if game_start[i + 1] == game_start[i]:
-                    results[i - lo] = np.nan
-                    continue
-                m = _sorted_opponents(inputs, game_start[i], game_start[i + 1], game_opponent,
-                                      opp)
-                if special[i]:
-                    value = special_walk(r0[i], n_eff[i], opp, m, score[i], prior[i], False,
-                                         knots)[0]
-                else:
-                    change = k[i] * (score[i] - expected(r0[i], opp, m))
-                    extra = 0.0
-                    if not np.isnan(bonus[i]):
-                        extra = max(0.0, change - bonus[i] * math.sqrt(max(m, 4)))
-                    value = r0[i] + change + extra
-                results[i - lo] = max(value, STEP_FLOOR)
-            for i in range(lo, hi):
-                out[i] = results[i - lo]
-        for i in range(lo, hi):
-            if not np.isnan(post[i]):
-                post[i] = max(post[i], floor[i])
+        _rate_rows(section_rows[s, 0], section_rows[s, 1], r0, n_eff, n0, special, prior,
+                   score, k, bonus, floor, game_start, game_opponent, post, step3, step4)
+    return post
+
+
+@numba.njit(cache=True, nogil=True)
+def _rate_serial(section_rows: NDArray[np.int64], r0: NDArray[np.float64],
+                 n_eff: NDArray[np.float64], n0: NDArray[np.bool_], special: NDArray[np.bool_],
+                 prior: NDArray[np.int64], score: NDArray[np.float64], k: NDArray[np.float64],
+                 bonus: NDArray[np.float64], floor: NDArray[np.float64],
+                 game_start: NDArray[np.int64],
+                 game_opponent: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The same on one thread: for one section at a time, where starting threads costs
+    more than it saves."""
+    post = np.full(r0.shape[0], np.nan)
+    step3 = r0.copy()
+    step4 = np.empty(r0.shape[0])
+    for s in range(section_rows.shape[0]):
+        _rate_rows(section_rows[s, 0], section_rows[s, 1], r0, n_eff, n0, special, prior,
+                   score, k, bonus, floor, game_start, game_opponent, post, step3, step4)
     return post
 
 

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import json
+import sys
 from datetime import date
 from pathlib import Path
 
 import click
 
-from ..core.model import System
-from ..core.pipeline import section_systems
-from ..core.rules import NoRuleSet, rules_for
+from ..core.model import Event, System
+from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.errors import ParseError
 from ..office import queries
 from ..office.db import DatabaseError
 from ..office.members import read_members
-from ..office.office import PRE_FROM_DATABASE, Office, OfficeError, section_key
+from ..office.office import PRE_FROM_DATABASE, EventRated, Office, OfficeError
+from .reading import read_all
 from .warnings import warn_assumed_games
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
@@ -74,31 +75,59 @@ def import_members(ctx: click.Context, file: Path) -> None:
 def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str) -> None:
     """Store and rate events, each in one transaction, in order of their sections' dates.
 
-    An event dated before events already rated re-rates everything after it.
+    Every file is read and checked first (in parallel), and nothing is stored if one
+    fails. An event dated before events already rated re-rates everything after it. On
+    a terminal a progress bar shows on stderr; otherwise each event gets a line on stdout
+    as its transaction commits. Ctrl-C stops after the event being rated is rolled back.
     """
-    from ..formats.detect import read_any
-
     office = _office(ctx)
-    try:
-        events = [read_any(f) for f in files]
-        for path, event in zip(files, events):
-            warn_assumed_games(str(path), event, known=office)
-        for event in events:  # check every file before anything is stored
-            for section in event.sections:
-                section_systems(section, rules_for(section.start_date))
-        events.sort(key=lambda e: min(section_key(e.id, s) for s in e.sections))
-        for event in events:
-            try:
-                results = office.rate(event, pre_ratings)
-                verb = "rated"
-            except OfficeError:
-                if not replace:
-                    raise
-                results = office.correct(event.id, event)
-                verb = "corrected"
-            click.echo(f"{verb} {event.id} ({event.name}): {len(results)} section(s)")
-    except FAILURES as error:
-        raise click.ClickException(str(error)) from None
+    terminal = sys.stderr.isatty()
+    events = []
+    with click.progressbar(length=len(files), label="reading and checking files",
+                           file=sys.stderr, hidden=not terminal or len(files) < 2) as bar:
+        try:
+            for path, (event, error) in read_all(list(files), on_file=lambda: bar.update(1)):
+                if error is not None:
+                    raise click.ClickException(error)
+                assert event is not None
+                warn_assumed_games(str(path), event, known=office)
+                events.append(event)
+        except KeyboardInterrupt:
+            click.echo("stopped while reading the files: nothing was stored", err=True)
+            ctx.exit(130)
+    lines = not sys.stdout.isatty() or len(events) < 2  # else the bar and a summary
+    done: list[EventRated] = []
+    games = sum(_games(e) for e in events)
+    with click.progressbar(length=games, label=f"rating {len(events):,} events",
+                           file=sys.stderr, hidden=not terminal or len(events) < 2) as bar:
+
+        def rated(report: EventRated) -> None:
+            done.append(report)
+            bar.update(_games(report.event))
+            if lines:
+                also = f", {report.rerated} later section(s) re-rated" if report.rerated else ""
+                click.echo(f"{report.verb} {report.event.id} ({report.event.name}): "
+                           f"{report.sections} section(s){also}")
+
+        try:
+            office.rate_many(events, pre_ratings, replace_rated=replace, checked=True,
+                             on_event=rated)
+        except FAILURES as error:
+            raise click.ClickException(str(error)) from None
+        except KeyboardInterrupt:
+            stopped = f"; {events[len(done)].id} was rolled back" if len(done) < len(events) \
+                else ""
+            click.echo(f"stopped: {len(done)} of {len(events)} events rated{stopped}; the "
+                       "database holds whole events only", err=True)
+            ctx.exit(130)
+    if not lines:
+        click.echo(f"rated {len(done):,} events ({games:,} games, "
+                   f"{sum(r.ratings for r in done):,} ratings)")
+
+
+def _games(event: Event) -> int:
+    """Rated games of an event, each counted once (for progress)."""
+    return sum(1 for s in event.sections for p in s.players for r in p.results if r.played) // 2
 
 
 @db.command()

@@ -13,6 +13,8 @@ from ..office.office import Office
 def warn_assumed_games(name: str, event: Event, known: Office | None = None) -> None:
     """Name the players whose N the file did not give (rating reports and TRF carry none).
     With an office, members it already knows are left out: their N comes from it."""
+    if all(r.games_known for s in event.sections for p in s.players for r in p.ratings.values()):
+        return
     members: set[str] = set()
     if known is not None:
         ids = [p.id for s in event.sections for p in s.players if p.id]

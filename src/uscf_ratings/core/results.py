@@ -99,3 +99,29 @@ class SectionResult:
             if pair in p.pairs or p.pair == pair:
                 return p
         raise KeyError(pair)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the ratings office stores of one rated player in one system: the numbers of a
+    :class:`RatingResult` without the explanation, which the office rebuilds on demand by
+    rating the section again from the same states (office/explain.py)."""
+
+    pair: int
+    system: System
+    pre: float | None
+    pre_games: int | None
+    post: float
+    games_after: int
+    floor: float | None  #: the highest floor in force after the event, if computed
+    state_after: Rating
+
+
+def outcomes_of(result: SectionResult) -> tuple[Outcome, ...]:
+    """The outcomes of a section rated by :func:`.pipeline.rate_section`: every player
+    with a post-event rating, in every system."""
+    return tuple(
+        Outcome(player.pair, system, r.pre, r.pre_games, r.post, r.games_after or 0,
+                r.floors.floor if r.floors else None, r.state_after)
+        for player in result.players for system, r in player.ratings.items()
+        if r.post is not None and r.state_after is not None)

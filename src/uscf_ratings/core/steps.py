@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import floors as floor_rules
 from .formulas import bonus_eligible, effective_games, standard_rating
@@ -103,8 +103,12 @@ def standard_step(step: int, prior: Prior, opponents: tuple[float, ...], score: 
 
 def bonus_threshold_for(games: Sequence[Game], rules: RuleSet) -> float | None:
     """B when the player's games allow a bonus (section 4.2), else None."""
-    counts = Counter(g.opponent for g in games)
-    if bonus_eligible(list(counts.values()), rules.bonus_m3_needs_distinct_opponents):
+    opponents = [g.opponent for g in games]
+    if len(set(opponents)) == len(opponents):  # the usual case: no opponent met twice
+        counts = [1] * len(opponents)
+    else:
+        counts = list(Counter(opponents).values())
+    if bonus_eligible(counts, rules.bonus_m3_needs_distinct_opponents):
         return rules.bonus_threshold
     return None
 
@@ -122,35 +126,45 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
     Unknown counts stay unknown, except that an unrated player's history starts here.
     """
     r = prior.rating
-    wins = sum(1 for g in games if g.score == 1)
-    draws = sum(1 for g in games if g.score == 0.5)
-    losses = len(games) - wins - draws
-
-    def add(name: str, here: int) -> int | None:
-        """An unrated player's history starts here; an unknown count stays unknown."""
-        if r is None:
-            return here
-        before: int | None = getattr(r, name)
-        return None if before is None else before + here
-
-    above_2200 = r is not None and r.established and r.rating > 2200
+    wins, draws, losses = _tally(games)
+    m = len(games)
+    if r is None:  # an unrated player's history starts here
+        return Rating(prior.r0, prior.n + m, section.end_date, wins, draws, losses,
+                      1 if m >= 3 else 0, games_above_2200=0)
+    above_2200 = r.established and r.rating > 2200
     return Rating(
         rating=prior.r0,
-        games=prior.n + len(games),
+        games=prior.n + m,
         date=section.end_date,
-        wins=add("wins", wins),
-        draws=add("draws", draws),
-        losses=add("losses", losses),
-        events3=add("events3", 1 if len(games) >= 3 else 0),
+        wins=_add(r.wins, wins),
+        draws=_add(r.draws, draws),
+        losses=_add(r.losses, losses),
+        events3=_add(r.events3, 1 if m >= 3 else 0),
         peak=_peak(r),
-        floor=r.floor if r else None,
-        floor_lowered_from=r.floor_lowered_from if r else None,
-        floor_lowered_to=r.floor_lowered_to if r else None,
-        olm=bool(r and r.olm),
-        games_above_2200=add("games_above_2200", len(games) if above_2200 else 0),
-        match_changes=r.match_changes if r else (),
-        games_known=r.games_known if r else True,
+        floor=r.floor,
+        floor_lowered_from=r.floor_lowered_from,
+        floor_lowered_to=r.floor_lowered_to,
+        olm=r.olm,
+        games_above_2200=_add(r.games_above_2200, m if above_2200 else 0),
+        match_changes=r.match_changes,
+        games_known=r.games_known,
     )
+
+
+def _tally(games: Sequence[Game]) -> tuple[int, int, int]:
+    """Wins, draws and losses."""
+    wins = draws = 0
+    for g in games:
+        if g.score == 1:
+            wins += 1
+        elif g.score == 0.5:
+            draws += 1
+    return wins, draws, len(games) - wins - draws
+
+
+def _add(before: int | None, here: int) -> int | None:
+    """An unknown count stays unknown."""
+    return None if before is None else before + here
 
 
 def _peak(r: Rating | None) -> float | None:
@@ -171,8 +185,7 @@ def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: Syste
     absolute = floor_rules.ABSOLUTE_FLOOR
     if system in rules.absolute_floor_systems:
         r = prior.rating
-        wins = sum(1 for g in games if g.score == 1)
-        draws = sum(1 for g in games if g.score == 0.5)
+        wins, draws, _ = _tally(games)
         absolute = floor_rules.absolute_floor(
             wins + ((r.wins or 0) if r else 0),
             draws + ((r.draws or 0) if r else 0),
@@ -193,5 +206,10 @@ def finish_state(state: Rating, final: float) -> Rating:
     if state.games > 25:  # established after the event: the new rating may be a new peak
         peak = final if peak is None else max(peak, final)
     olm = state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES
-    return replace(state, rating=final, peak=peak, olm=olm)
+    # Built field by field rather than with dataclasses.replace, which costs three times
+    # as much: the office builds one of these for every rated player.
+    return Rating(final, state.games, state.date, state.wins, state.draws, state.losses,
+                  state.events3, peak, state.floor, state.floor_lowered_from,
+                  state.floor_lowered_to, olm, state.games_above_2200, state.match_changes,
+                  state.games_known)
 

@@ -1,20 +1,25 @@
 """The event JSON format: read it into the core model (schema: schemas/event.schema.json).
 
-The file is checked against the JSON Schema first, every problem reported with its path;
-values the schema cannot check (calendar dates) are checked while building the model.
+The file is checked against the JSON Schema first, every problem reported with its path
+(a compiled validator, fastjsonschema, answers the common case of a valid file; only a
+file it rejects goes through jsonschema, which lists every problem); values the schema
+cannot check (calendar dates) are checked while building the model.
 Consistency between players (mirrored results, known pair numbers) is checked by the core
 when the section is rated.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Callable
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import fastjsonschema
 import jsonschema
 
 from ..core.model import (
@@ -39,6 +44,32 @@ def schema() -> dict[str, Any]:
     text = resources.files("uscf_ratings").joinpath("schemas/event.schema.json").read_text()
     loaded: dict[str, Any] = json.loads(text)
     return loaded
+
+
+@cache
+def _valid_or_raise() -> Callable[[Any], Any]:
+    """The schema compiled to Python: fast, but it stops at the first problem. It must
+    not fill in the schema's defaults (``use_default``): the builder applies them. It gets
+    a copy: compiling rewrites the schema's references in place."""
+    check: Callable[[Any], Any] = fastjsonschema.compile(copy.deepcopy(schema()),
+                                                         use_default=False)
+    return check
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+def schema_problems(data: Any) -> list[Issue]:
+    """Every place where ``data`` breaks the event schema, with its path; [] if none."""
+    try:
+        _valid_or_raise()(data)
+        return []
+    except fastjsonschema.JsonSchemaException:
+        pass
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    return [Issue(_path(e.absolute_path), _explain(e)) for e in errors]
 
 
 def read_event(path: Path | str) -> Event:
@@ -73,12 +104,9 @@ def event_from_dict(data: Any, source: str = "<event>", *, checked: bool = False
     this project wrote itself (the office re-reads the events it stored at every re-rate,
     and checking them again was half the cost of rating)."""
     if not checked:
-        validator = jsonschema.Draft202012Validator(schema())
-        errors = sorted(validator.iter_errors(data),
-                        key=lambda e: list(map(str, e.absolute_path)))
-        if errors:
-            raise ParseError(source, [Issue(_path(e.absolute_path), _explain(e))
-                                      for e in errors])
+        problems = schema_problems(data)
+        if problems:
+            raise ParseError(source, problems)
     issues: list[Issue] = []
     builder = _Builder(issues)
     event = builder.event(data)
@@ -94,6 +122,9 @@ def _explain(error: jsonschema.ValidationError) -> str:
     if error.validator == "pattern":
         return f"{error.instance!r} is not a date as YYYY-MM-DD"
     return error.message
+
+
+_SYSTEMS = {s.value: s for s in System}
 
 
 class _Builder:
@@ -125,7 +156,7 @@ class _Builder:
                 online: bool) -> Section:
         s_start = self.date(s.get("start_date"), f"{where}.start_date") or start
         s_end = self.date(s.get("end_date"), f"{where}.end_date") or end
-        systems = tuple(System(x) for x in s["systems"]) if "systems" in s else None
+        systems = tuple(_SYSTEMS[x] for x in s["systems"]) if "systems" in s else None
         players = tuple(self.player(p, f"{where}.players[{i}]", s_start)
                         for i, p in enumerate(s["players"]))
         return Section(
@@ -136,9 +167,9 @@ class _Builder:
         )
 
     def player(self, p: dict[str, Any], where: str, section_start: date) -> Player:
-        ratings = {System(k): self.rating(v, f"{where}.ratings.{k}", section_start)
+        ratings = {_SYSTEMS[k]: self.rating(v, f"{where}.ratings.{k}", section_start)
                    for k, v in p.get("ratings", {}).items()}
-        initial = {System(k): InitialRating(v["rating"], v.get("games", 0))
+        initial = {_SYSTEMS[k]: InitialRating(v["rating"], v.get("games", 0))
                    for k, v in p.get("initial", {}).items()}
         fide = p.get("fide")
         cfc = p.get("cfc")
@@ -170,8 +201,10 @@ class _Builder:
         )
 
 
+@lru_cache(maxsize=65536)
 def parse_cell(cell: str, round_number: int) -> Result:
-    """A report cell such as 'W12', 'X', 'F7' or 'H' (the schema has checked its shape)."""
+    """A report cell such as 'W12', 'X', 'F7' or 'H' (the schema has checked its shape).
+    Cached: results are immutable and the same cells recur in every event."""
     code, digits = cell[0], cell[1:]
     return Result(round_number, code, int(digits) if digits else None)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,7 @@ def current_revision(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+@cache
 def head_revision() -> str:
     config = Config()
     location = resources.files("uscf_ratings.office").joinpath("migrations")

@@ -8,40 +8,36 @@ before events already rated re-rates everything after it, in the same transactio
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from ..core import floors as floor_rules
-from ..core.model import CfcRating, Event, FideRating, Rating, Section, System
-from ..core.pipeline import rate_section, section_systems
+from ..core.model import Event, Section, System
+from ..core.pipeline import section_systems
 from ..core.results import SectionResult
 from ..core.rules import rules_for
-from ..formats.event_json import event_from_dict, event_to_json
+from ..core.validate import check_section
+from ..formats.event_json import event_to_json
 from . import schema as t
 from .db import check_schema, make_engine, upgrade, writing
+from .explain import explain_event
 from .members import MemberRecord
-from .store import (
-    SectionKey,
-    after_or_at,
-    aliases,
-    audit,
-    ensure_members,
-    event_source,
-    latest_states,
-    member_facts,
-    now,
-    office_floors,
-    upsert_member,
-    write_results,
+from .run import (
+    PRE_FROM_DATABASE,
+    PRE_FROM_FILE,
+    PRE_FROM_FILE_ONLY,
+    RatingRun,
+    prepare,
+    section_key,
+    states_and_facts,
 )
+from .store import SectionKey, aliases, audit, now, order_key, upsert_member
 
-PRE_FROM_DATABASE = "database"
-PRE_FROM_FILE = "file"
-PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history carried
+__all__ = ["PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY", "Office", "OfficeError",
+           "count_rows", "fill_from_database", "section_key"]
 
 
 class OfficeError(ValueError):
@@ -49,13 +45,14 @@ class OfficeError(ValueError):
 
 
 @dataclass(frozen=True)
-class RatedSection:
-    key: SectionKey
-    result: SectionResult
+class EventRated:
+    """What :meth:`Office.rate_many` reports after each event's transaction commits."""
 
-
-def section_key(event_id: str, section: Section) -> SectionKey:
-    return (section.end_date, section.start_date, event_id, section.number)
+    event: Event
+    verb: str  #: "rated" or "corrected"
+    sections: int  #: the event's own sections rated
+    rerated: int  #: later sections of other events rated again
+    ratings: int  #: player-systems rated in all of them
 
 
 class Office:
@@ -78,44 +75,98 @@ class Office:
             audit(c, "import_members", {"count": len(records)})
             first = _first_key_of_members(c, [r.id for r in records])
             if first is not None:
-                _rerate_from(c, first)
+                RatingRun(c).rate_from(first)
         return len(records)
 
     # --- events ----------------------------------------------------------------
 
     def rate(self, event: Event, pre_ratings: str = PRE_FROM_DATABASE) -> list[SectionResult]:
         """Store and rate an event; re-rate every later section. Refused if the event id
-        is already rated (use :meth:`correct`)."""
+        is already rated (use :meth:`correct`). Returns the event's sections with their
+        explanations."""
+        for section in event.sections:
+            check_section(section)
         with writing(self.engine) as c:
             check_schema(c)
             if _event_exists(c, event.id):
                 raise OfficeError(f"event {event.id} is already rated; to replace it, use "
                                   f"`uscf db correct {event.id} FILE`")
             _store_event(c, event, pre_ratings, corrections=0)
-            rated = _rerate_from(c, min(section_key(event.id, s) for s in event.sections))
+            run = RatingRun(c)
+            run.add_event(event, pre_ratings)
+            run.rate_from(min(section_key(event.id, s) for s in event.sections))
             audit(c, "rate", {"event": event.id, "sections": len(event.sections)})
-        return [r.result for r in rated if r.key[2] == event.id]
+            return explain_event(c, event.id)
+
+    def rate_many(self, events: Iterable[Event], pre_ratings: str = PRE_FROM_DATABASE,
+                  replace_rated: bool = False, checked: bool = False,
+                  on_event: Callable[[EventRated], None] | None = None) -> list[EventRated]:
+        """Store and rate many events in the order of their sections, each event in its
+        own transaction (an interruption leaves whole events only).
+
+        Faster than :meth:`rate` in a loop: what one event's transaction read (members,
+        states) is kept for the next when nothing else wrote in between, and no
+        explanations are built. ``replace_rated`` treats an event already rated as a
+        correction. ``checked=True`` says the sections have passed
+        :func:`..core.validate.check_section` (``uscf db rate`` checks them in parallel).
+        ``on_event`` is called after each commit."""
+        ordered = sorted(events, key=lambda e: min(section_key(e.id, s) for s in e.sections))
+        run: RatingRun | None = None
+        done = []
+        for event in ordered:
+            if not checked:
+                for section in event.sections:
+                    check_section(section)
+            with writing(self.engine) as c:
+                if run is None:  # the schema cannot change under the run: check it once
+                    check_schema(c)
+                verb, corrections = "rated", 0
+                first = min(section_key(event.id, s) for s in event.sections)
+                old = _event_source_meta(c, event.id)
+                if old is not None:
+                    if not replace_rated:
+                        raise OfficeError(f"event {event.id} is already rated; to replace it, "
+                                          f"use `uscf db correct {event.id} FILE`")
+                    old_first = _first_key_of_event(c, event.id)
+                    _remove_event(c, event.id)
+                    first = min(k for k in (old_first, first) if k is not None)
+                    verb, corrections = "corrected", old[1] + 1
+                _store_event(c, event, pre_ratings, corrections)
+                run = RatingRun.resume(run, c, first)
+                run.add_event(event, pre_ratings)
+                rated = run.rate_from(first)
+                audit(c, "rate" if verb == "rated" else "correct",
+                      {"event": event.id, "sections": len(event.sections)})
+                run.seal()
+            own = sum(1 for r in rated if r.key[2] == event.id)
+            report = EventRated(event, verb, own, len(rated) - own,
+                                sum(r.ratings for r in rated))
+            done.append(report)
+            if on_event is not None:
+                on_event(report)
+        return done
 
     def correct(self, event_id: str, event: Event) -> list[SectionResult]:
         """Replace a rated event by a corrected one and re-rate what follows."""
         if event.id != event_id:
             event = replace(event, id=event_id)
+        for section in event.sections:
+            check_section(section)
         with writing(self.engine) as c:
             check_schema(c)
-            old = event_source(c, event_id)
+            old = _event_source_meta(c, event_id)
             if old is None:
                 raise OfficeError(f"event {event_id} is not in the database")
             old_first = _first_key_of_event(c, event_id)
-            corrections = c.execute(select(t.events.c.corrections)
-                                    .where(t.events.c.id == event_id)).scalar_one()
-            c.execute(delete(t.ratings).where(t.ratings.c.event_id == event_id))
-            c.execute(delete(t.sections).where(t.sections.c.event_id == event_id))
-            c.execute(delete(t.events).where(t.events.c.id == event_id))
-            _store_event(c, event, old.get("pre_ratings", PRE_FROM_DATABASE), corrections + 1)
+            corrections = old[1]
+            _remove_event(c, event_id)
+            _store_event(c, event, old[0], corrections + 1)
             new_first = min(section_key(event_id, s) for s in event.sections)
-            rated = _rerate_from(c, min(k for k in (old_first, new_first) if k is not None))
+            run = RatingRun(c)
+            run.add_event(event, old[0])
+            run.rate_from(min(k for k in (old_first, new_first) if k is not None))
             audit(c, "correct", {"event": event_id})
-        return [r.result for r in rated if r.key[2] == event_id]
+            return explain_event(c, event_id)
 
     def withdraw(self, event_id: str) -> None:
         """Remove a rated event and re-rate everything after it."""
@@ -124,10 +175,8 @@ class Office:
             first = _first_key_of_event(c, event_id)
             if first is None:
                 raise OfficeError(f"event {event_id} is not in the database")
-            c.execute(delete(t.ratings).where(t.ratings.c.event_id == event_id))
-            c.execute(delete(t.sections).where(t.sections.c.event_id == event_id))
-            c.execute(delete(t.events).where(t.events.c.id == event_id))
-            _rerate_from(c, first)
+            _remove_event(c, event_id)
+            RatingRun(c).rate_from(first)
             audit(c, "withdraw", {"event": event_id})
 
     # --- office operations -----------------------------------------------------------
@@ -144,7 +193,7 @@ class Office:
             first = _first_key_of_members(c, [keep, drop])
             c.execute(update(t.members).where(t.members.c.id == drop).values(merged_into=keep))
             if first is not None:
-                _rerate_from(c, first)
+                RatingRun(c).rate_from(first)
             audit(c, "merge", {"keep": keep, "drop": drop})
 
     def set_floor(self, member: str, system: System, floor: float, effective: date,
@@ -161,10 +210,9 @@ class Office:
                 select(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
                        t.sections.c.number)
                 .where(t.sections.c.start_date >= effective)
-                .order_by(t.sections.c.end_date, t.sections.c.start_date,
-                          t.sections.c.event_id, t.sections.c.number).limit(1)).first()
+                .order_by(*order_key(t.sections).clauses).limit(1)).first()
             if first is not None:
-                _rerate_from(c, tuple(first))  # type: ignore[arg-type]
+                RatingRun(c).rate_from(tuple(first))  # type: ignore[arg-type]
             audit(c, "set_floor", {"member": member, "system": system.value, "floor": floor,
                                    "effective": effective.isoformat(), "reason": reason})
 
@@ -183,7 +231,7 @@ class Office:
             c.execute(update(t.members).where(t.members.c.id == member).values(**changes))
             first = _first_key_of_members(c, [member])
             if first is not None:
-                _rerate_from(c, first)
+                RatingRun(c).rate_from(first)
             audit(c, "correct_member", {"member": member} | {
                 k: v.isoformat() if isinstance(v, date) else v for k, v in changes.items()})
 
@@ -192,17 +240,34 @@ def _event_exists(c: Connection, event_id: str) -> bool:
     return c.execute(select(t.events.c.id).where(t.events.c.id == event_id)).first() is not None
 
 
+def _remove_event(c: Connection, event_id: str) -> None:
+    c.execute(delete(t.ratings).where(t.ratings.c.event_id == event_id))
+    c.execute(delete(t.sections).where(t.sections.c.event_id == event_id))
+    c.execute(delete(t.events).where(t.events.c.id == event_id))
+
+
+def _event_source_meta(c: Connection, event_id: str) -> tuple[str, int] | None:
+    """A stored event's pre_ratings mode and its number of corrections."""
+    row = c.execute(select(t.events.c.source, t.events.c.corrections)
+                    .where(t.events.c.id == event_id)).first()
+    if row is None:
+        return None
+    return json.loads(row.source).get("pre_ratings", PRE_FROM_DATABASE), row.corrections
+
+
 def _store_event(c: Connection, event: Event, pre_ratings: str, corrections: int) -> None:
     source = {"input": event_to_json(event), "pre_ratings": pre_ratings}
     c.execute(insert(t.events).values(
         id=event.id, name=event.name, start_date=event.start_date, end_date=event.end_date,
         source=json.dumps(source), submitted_at=now(), corrections=corrections))
+    rows = []
     for s in event.sections:
         rules = rules_for(s.start_date)
-        c.execute(insert(t.sections).values(
-            event_id=event.id, number=s.number, name=s.name, start_date=s.start_date,
-            end_date=s.end_date, systems=",".join(x.value for x in section_systems(s, rules)),
-            rule_set=rules.effective))
+        rows.append({"event_id": event.id, "number": s.number, "name": s.name,
+                     "start_date": s.start_date, "end_date": s.end_date,
+                     "systems": ",".join(x.value for x in section_systems(s, rules)),
+                     "rule_set": rules.effective})
+    c.execute(insert(t.sections), rows)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
@@ -225,121 +290,13 @@ def _first_key_of_members(c: Connection, ids: list[str]) -> SectionKey | None:
     return min(keys) if keys else None
 
 
-def _rerate_from(c: Connection, key: SectionKey) -> list[RatedSection]:
-    """Delete every result from ``key`` on and rate those sections again, in order."""
-    c.execute(delete(t.ratings).where(after_or_at(t.ratings, key, number_column="section")))
-    sections = c.execute(
-        select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
-               t.sections.c.end_date)
-        .where(after_or_at(t.sections, key))
-        .order_by(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
-                  t.sections.c.number)).all()
-    merged = aliases(c)
-    events: dict[str, tuple[Event, str]] = {}
-    states: dict[tuple[str, System], Rating] = {}
-    loaded: set[str] = set()
-    rated = []
-    for event_id, number, start, end in sections:
-        if event_id not in events:
-            source = event_source(c, event_id)
-            assert source is not None
-            events[event_id] = (event_from_dict(source["input"], f"event {event_id}",
-                                                checked=True),
-                                source.get("pre_ratings", PRE_FROM_DATABASE))
-        event, pre_ratings = events[event_id]
-        section = next(s for s in event.sections if s.number == number)
-        ids = {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
-        ensure_members(c, {ids[p.pair]: p.name for p in section.players if p.id})
-        new = [i for i in set(ids.values()) if i not in loaded]
-        if new:
-            states.update(latest_states(c, new))
-            loaded.update(new)
-        prepared = _prepare(c, section, ids, states, pre_ratings)
-        result = rate_section(prepared)
-        states.update(write_results(c, event_id, number, start, end, result, ids))
-        rated.append(RatedSection((end, start, event_id, number), result))
-    return rated
-
-
-def _prepare(c: Connection, section: Section, ids: dict[int, str],
-             states: dict[tuple[str, System], Rating], pre_ratings: str) -> Section:
-    """The section as the office rates it: pre-event ratings, history and floors from the
-    database, and the members' birth dates and FIDE/CFC ratings where the file has none."""
-    facts = member_facts(c, ids.values())
-    floors = office_floors(c, ids.values())
-    players = []
-    for p in section.players:
-        member = ids.get(p.pair)
-        if member is None:
-            players.append(p)
-            continue
-        ratings: dict[System, Rating] = {}
-        for system in System:
-            known = states.get((member, system))
-            given = p.ratings.get(system)
-            chosen = _choose(known, given, pre_ratings)
-            if chosen is None:
-                continue
-            set_by_hand = [f for d, f in floors.get((member, system), []) if d <= section.start_date]
-            if set_by_hand:
-                chosen = _with_floor_set_by_hand(chosen, system, set_by_hand[-1])
-            ratings[system] = chosen
-        fact = facts.get(member)
-        players.append(replace(
-            p, id=member, ratings=ratings,
-            birth_date=p.birth_date or (fact.birth_date if fact else None),
-            adult=p.adult if p.adult is not None else (fact.adult if fact else None),
-            fide=p.fide or (FideRating(fact.fide_rating, fact.fide_date)
-                            if fact and fact.fide_rating else None),
-            cfc=p.cfc or (CfcRating(fact.cfc_rating, fact.cfc_date,
-                                    fact.canadian_resident is not False)
-                          if fact and fact.cfc_rating else None),
-        ))
-    return replace(section, players=tuple(players))
-
-
-def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rating:
-    """A floor set by hand raises the player's floor (a prize floor) or, when it is below
-    the floor the peak or the OLM title gives, lowers that floor (a granted match
-    request, section 7)."""
-    peaks = [p for p in (rating.peak, rating.rating if rating.established else None) if p]
-    computed = [f for f in (floor_rules.peak_floor(max(peaks)) if peaks else None,
-                            floor_rules.OLM_FLOOR if rating.olm and system is System.R else None)
-                if f is not None]
-    if computed and value < max(computed):
-        return replace(rating, floor=None, floor_lowered_from=max(computed),
-                       floor_lowered_to=value)
-    return replace(rating, floor=value)
-
-
 def fill_from_database(c: Connection, section: Section) -> Section:
     """A section as the office would rate it now: pre-event ratings, N, history and floors
     of the members the database knows, without storing anything (``uscf rate --db``)."""
     merged = aliases(c)
     ids = {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
-    return _prepare(c, section, ids, latest_states(c, set(ids.values())), PRE_FROM_DATABASE)
-
-
-def _choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rating | None:
-    """The pre-event rating to rate with.
-
-    By default the database's state wins and the file's rating is used only for a member
-    the database has not rated in that system. With ``pre_ratings="file"`` (re-running
-    published history) the file's rating is taken as given, and the history the file
-    cannot show (N, wins, draws, losses, events, peak) is carried from the database only
-    where the database's rating rounds to the file's.
-    """
-    if pre_ratings == PRE_FROM_FILE_ONLY and given is not None:
-        return given
-    if pre_ratings != PRE_FROM_FILE or given is None:
-        return known if known is not None else given
-    if known is None or round(known.rating) != round(given.rating):
-        return given
-    return replace(given, games=known.games if not given.games_known else given.games,
-                   games_known=given.games_known or known.games_known,
-                   wins=known.wins, draws=known.draws, losses=known.losses,
-                   events3=known.events3, peak=known.peak, olm=known.olm,
-                   games_above_2200=known.games_above_2200, match_changes=known.match_changes)
+    states, facts, floors = states_and_facts(c, set(ids.values()))
+    return prepare(section, ids, states, facts, floors, PRE_FROM_DATABASE)
 
 
 def count_rows(office: Office) -> dict[str, int]:

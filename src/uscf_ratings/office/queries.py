@@ -13,7 +13,9 @@ from sqlalchemy import Connection, select
 
 from ..core.formulas import published_form, round_half_up, rounded_rating
 from ..core.model import System
+from ..formats.result_json import rating_to_dict
 from . import schema as t
+from .explain import explain_event
 from .store import aliases, latest_states
 
 
@@ -66,10 +68,15 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     if row is None:
         return None
     source = json.loads(row.source)["input"]
-    rated: dict[tuple[int, str], dict[str, Any]] = {}
-    for r in c.execute(select(t.ratings).where(t.ratings.c.event_id == event_id)):
-        rated.setdefault((r.section, r.member_id), {})[r.system] = json.loads(r.explanation)
     merged = aliases(c)
+    rated: dict[tuple[int, str], dict[str, Any]] = {}
+    for result in explain_event(c, event_id):  # the stored numbers, with every step shown
+        for player in result.players:
+            member = merged.get(player.id, player.id)
+            for system, r in player.ratings.items():
+                if r.post is not None:
+                    rated.setdefault((result.number, member), {})[system.value] = \
+                        rating_to_dict(r)
     sections = []
     for s in source["sections"]:
         players = []

@@ -2,7 +2,7 @@
 
 The database stores inputs and results and never holds rating logic: an event's input
 (event JSON) is kept whole, and every rating result row keeps the state after it, so the
-history can be read, listed and re-rated. Migrations (office/migrations) create these
+history can be read, listed, explained (by rating a section again) and re-rated. Migrations (office/migrations) create these
 tables; this module is their description for queries.
 """
 
@@ -15,6 +15,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -88,6 +89,7 @@ sections = Table(
     Column("end_date", Date, nullable=False),
     Column("systems", String(32), nullable=False),
     Column("rule_set", Date, nullable=False),
+    Index("sections_order", "end_date", "start_date", "event_id", "number"),
 )
 
 #: A rated player in one system of one section: the history.
@@ -105,7 +107,9 @@ ratings = Table(
     Column("games_after", Integer),
     Column("floor", Float),  #: the floor in force after the event
     Column("state_after", Text),  #: JSON, the input shape of a rating
-    Column("explanation", Text, nullable=False),  #: JSON, result_json.rating_to_dict
+    # No explanation is stored: office/explain.py rebuilds it by rating the section again.
+    Index("ratings_member", "member_id", "system", "end_date"),
+    Index("ratings_order", "end_date", "start_date", "event_id", "section"),
 )
 
 audit = Table(

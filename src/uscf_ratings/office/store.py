@@ -10,36 +10,72 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, and_, delete, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Date,
+    Table,
+    delete,
+    insert,
+    literal,
+    select,
+    tuple_,
+    update,
+)
 
 from ..core.model import MatchChange, Rating, System
-from ..core.results import SectionResult
-from ..formats.result_json import rating_state, rating_to_dict
+from ..core.results import Outcome
+from ..formats.result_json import rating_state
 from . import schema as t
 from .members import MemberRecord
 
 SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
 
 
-def after_or_at(table: Any, key: SectionKey, event_column: str = "event_id",
-                number_column: str = "number") -> ColumnElement[bool]:
+def order_key(table: Any, number_column: str = "number") -> Any:
+    """The row's section key as one SQL row value, in rating order (an index covers it)."""
+    c = table.c
+    return tuple_(c.end_date, c.start_date, c.event_id, c[number_column])
+
+
+def after_or_at(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
     """SQL for: the row's section key >= ``key``, in rating order."""
-    end, start, event_id, number = key
-    e, s = table.c.end_date, table.c.start_date
-    ev, n = table.c[event_column], table.c[number_column]
-    return or_(
-        e > end,
-        and_(e == end, s > start),
-        and_(e == end, s == start, ev > event_id),
-        and_(e == end, s == start, ev == event_id, n >= number),
-    )
+    return order_key(table, number_column) >= tuple_(*map(literal, key))
+
+
+def before(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
+    """SQL for: the row's section key < ``key``, in rating order."""
+    return order_key(table, number_column) < tuple_(*map(literal, key))
+
+
+def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """INSERT many rows through the driver (the office writes a row per rated player).
+
+    SQLAlchemy's own executemany spends four times as long as SQLite on building each
+    row's parameters; this builds them once, in the table's column order. Dates go to
+    SQLite as ISO text, as SQLAlchemy's Date type stores them."""
+    if not rows:
+        return
+    names = [c.name for c in table.columns if c.name in rows[0]]
+    sqlite = connection.dialect.name == "sqlite"
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    sql = (f"INSERT INTO {table.name} ({', '.join(names)}) "
+           f"VALUES ({', '.join([mark] * len(names))})")
+    dated = [n for n in names if isinstance(table.c[n].type, Date)] if sqlite else []
+    values = []
+    for row in rows:
+        for n in dated:
+            if row[n] is not None:
+                row[n] = row[n].isoformat()
+        values.append(tuple(row[n] for n in names))
+    connection.exec_driver_sql(sql, values)
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def audit(connection: Connection, action: str, detail: dict[str, Any]) -> None:
@@ -139,9 +175,10 @@ def state_from_json(text: str | None) -> Rating | None:
     )
 
 
-def latest_states(connection: Connection, ids: Iterable[str]) -> dict[tuple[str, System], Rating]:
-    """Each member's state per system after the last section in the table (callers delete
-    the rows from the re-rate point on first), else the imported baseline."""
+def latest_states(connection: Connection, ids: Iterable[str],
+                  before_key: SectionKey | None = None) -> dict[tuple[str, System], Rating]:
+    """Each member's state per system after the last section in the table (or the last
+    before ``before_key``), else the imported baseline."""
     ids = list(ids)
     states: dict[tuple[str, System], Rating] = {}
     for b in connection.execute(select(t.baselines).where(t.baselines.c.member_id.in_(ids))):
@@ -149,27 +186,31 @@ def latest_states(connection: Connection, ids: Iterable[str]) -> dict[tuple[str,
             rating=b.rating, games=b.games, date=b.as_of, wins=b.wins, draws=b.draws,
             losses=b.losses, events3=b.events3, peak=b.peak, olm=b.olm,
             games_above_2200=b.games_above_2200)
-    rows = connection.execute(
-        select(t.ratings.c.member_id, t.ratings.c.system, t.ratings.c.state_after)
-        .where(t.ratings.c.member_id.in_(ids))
-        .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
-                  t.ratings.c.section))
-    for r in rows:
-        state = state_from_json(r.state_after)
+    query = select(t.ratings.c.member_id, t.ratings.c.system, t.ratings.c.state_after).where(
+        t.ratings.c.member_id.in_(ids))
+    if before_key is not None:
+        query = query.where(before(t.ratings, before_key, "section"))
+    latest: dict[tuple[str, str], str | None] = {}
+    for r in connection.execute(query.order_by(*order_key(t.ratings, "section").clauses)):
+        latest[(r.member_id, r.system)] = r.state_after  # rows come in order: the last wins
+    for (member, system), text in latest.items():
+        state = state_from_json(text)
         if state is not None:
-            states[(r.member_id, System(r.system))] = state
+            states[(member, System(system))] = state
     return states
 
 
 FloorsSetByHand = dict[tuple[str, System], list[tuple[date, float]]]
 
 
-def office_floors(connection: Connection, ids: Iterable[str]) -> FloorsSetByHand:
-    """Floors set by hand, per member and system, in order of their dates."""
+def office_floors(connection: Connection, ids: Iterable[str] | None) -> FloorsSetByHand:
+    """Floors set by hand, per member and system, in order of their dates (every
+    member's when ``ids`` is None)."""
     out: FloorsSetByHand = {}
-    rows = connection.execute(select(t.floors).where(t.floors.c.member_id.in_(list(ids)))
-                              .order_by(t.floors.c.effective, t.floors.c.id))
-    for r in rows:
+    query = select(t.floors).order_by(t.floors.c.effective, t.floors.c.id)
+    if ids is not None:
+        query = query.where(t.floors.c.member_id.in_(list(ids)))
+    for r in connection.execute(query):
         out.setdefault((r.member_id, System(r.system)), []).append((r.effective, r.floor))
     return out
 
@@ -182,28 +223,13 @@ def event_source(connection: Connection, event_id: str) -> dict[str, Any] | None
     return None if row is None else dict(json.loads(row.source))
 
 
-def write_results(connection: Connection, event_id: str, number: int, start: date, end: date,
-                  result: SectionResult, ids: dict[int, str]) -> dict[tuple[str, System], Rating]:
-    """Store each rated player's result; return the new states."""
-    rows = []
-    states: dict[tuple[str, System], Rating] = {}
-    for player in result.players:
-        member = ids.get(player.pair)
-        if not member:
-            continue
-        for system, r in player.ratings.items():
-            if r.post is None or r.state_after is None:
-                continue
-            rows.append({
-                "event_id": event_id, "section": number, "member_id": member,
-                "system": system.value, "end_date": end, "start_date": start,
-                "pre": r.pre, "pre_games": r.pre_games, "post": r.post,
-                "games_after": r.games_after,
-                "floor": r.floors.floor if r.floors else None,
-                "state_after": json.dumps(rating_state(r.state_after)),
-                "explanation": json.dumps(rating_to_dict(r)),
-            })
-            states[(member, system)] = r.state_after
-    if rows:
-        connection.execute(insert(t.ratings), rows)
-    return states
+def outcome_row(event_id: str, number: int, start: date, end: date, member: str,
+                outcome: Outcome) -> dict[str, Any]:
+    """One rated player in one system, as a row of ``ratings``."""
+    return {
+        "event_id": event_id, "section": number, "member_id": member,
+        "system": outcome.system.value, "end_date": end, "start_date": start,
+        "pre": outcome.pre, "pre_games": outcome.pre_games, "post": outcome.post,
+        "games_after": outcome.games_after, "floor": outcome.floor,
+        "state_after": json.dumps(rating_state(outcome.state_after)),
+    }

@@ -1,0 +1,37 @@
+"""Explanations on demand: a stored section rated again from the states before it.
+
+The office stores each result's numbers and the state after it, not the explanation. To
+explain a section, it is rated again by :func:`..core.pipeline.rate_section` from what
+the office used the first time: for each member, the state after the last section before
+it in rating order (else the imported baseline), the member's facts and the floors set
+by hand. Every change to those re-rates the sections it touches, so this gives the
+stored numbers again, with every step shown.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection
+
+from ..core.pipeline import rate_section
+from ..core.results import SectionResult
+from ..formats.event_json import event_from_dict
+from .run import PRE_FROM_DATABASE, prepare, section_key, states_and_facts
+from .store import aliases, event_source
+
+
+def explain_event(c: Connection, event_id: str) -> list[SectionResult]:
+    """Each section of a stored event with its explanations, in section order; [] for an
+    event the database does not hold."""
+    source = event_source(c, event_id)
+    if source is None:
+        return []
+    event = event_from_dict(source["input"], f"event {event_id}", checked=True)
+    pre_ratings = source.get("pre_ratings", PRE_FROM_DATABASE)
+    merged = aliases(c)
+    results = []
+    for section in sorted(event.sections, key=lambda s: s.number):
+        ids = {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
+        states, facts, floors = states_and_facts(c, set(ids.values()),
+                                                 before_key=section_key(event_id, section))
+        results.append(rate_section(prepare(section, ids, states, facts, floors, pre_ratings)))
+    return results

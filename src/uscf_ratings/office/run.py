@@ -1,0 +1,258 @@
+"""Rating stored sections in order: the office's one loop, used by every operation.
+
+A :class:`RatingRun` works inside one transaction. It reads what it needs once and keeps
+it for the sections that follow: merged ids, floors set by hand, each member's facts and
+each member's latest state, updated as it rates. Each section's results are written in
+one statement, without their explanations (office/explain.py rebuilds those).
+
+Sections are rated with the compiled lean path (:func:`..batch.engine.rate_outcomes`)
+when the extra ``[fast]`` is installed and the section is a Swiss or round robin, else
+with :func:`..core.pipeline.rate_section`; a test holds the two to the same numbers.
+
+Several transactions in a row (``uscf db rate`` of many files, one event each) can share
+a run: :meth:`RatingRun.resume` keeps its caches when the database is as the run left
+it, which it knows from the id of the last audit row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import date
+
+from sqlalchemy import Connection, delete, func, select
+
+from ..core import floors as floor_rules
+from ..core.model import CfcRating, Event, FideRating, Rating, Section, SectionType, System
+from ..core.pipeline import rate_section
+from ..core.results import Outcome, outcomes_of
+from ..formats.event_json import event_from_dict
+from . import schema as t
+from .store import (
+    FloorsSetByHand,
+    MemberFacts,
+    SectionKey,
+    after_or_at,
+    aliases,
+    event_source,
+    insert_rows,
+    latest_states,
+    member_facts,
+    office_floors,
+    order_key,
+    outcome_row,
+)
+
+PRE_FROM_DATABASE = "database"
+PRE_FROM_FILE = "file"
+PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history carried
+
+try:  # the compiled lean path needs the extra [fast] (numba, numpy)
+    from ..batch.engine import rate_outcomes as _lean
+except ImportError:  # pragma: no cover - exercised where the extra is not installed
+    _lean = None
+
+LEAN_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
+
+
+def outcomes(section: Section) -> tuple[Outcome, ...]:
+    """The stored numbers of a checked section: the lean path where it applies."""
+    if _lean is not None and section.type in LEAN_TYPES:
+        return _lean(section)
+    return outcomes_of(rate_section(section))
+
+
+def section_key(event_id: str, section: Section) -> SectionKey:
+    return (section.end_date, section.start_date, event_id, section.number)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One section rated by a run: its key and how many player-systems it rated."""
+
+    key: SectionKey
+    ratings: int
+
+
+def last_audit_id(c: Connection) -> int:
+    return int(c.execute(select(func.max(t.audit.c.id))).scalar_one() or 0)
+
+
+class RatingRun:
+    """Rates sections in order inside a transaction, reading each member once."""
+
+    def __init__(self, c: Connection):
+        self.c = c
+        self.merged = aliases(c)
+        self.floors: FloorsSetByHand = office_floors(c, None)
+        self.facts: dict[str, MemberFacts | None] = {}  #: None: a member row with no facts
+        self.states: dict[tuple[str, System], Rating] = {}
+        self.loaded: set[str] = set()  #: members whose states are in ``states``
+        self.events: dict[str, tuple[Event, str]] = {}  #: parsed events and pre_ratings
+        self.last: SectionKey | None = None  #: the last section rated
+        self.audit_id = -1  #: the last audit row when the run's transaction ended
+
+    @classmethod
+    def resume(cls, previous: RatingRun | None, c: Connection, first: SectionKey) -> RatingRun:
+        """``previous`` on a new transaction if nobody has written since it ended and
+        ``first`` comes after every section it rated; else a new run."""
+        if (previous is not None and previous.audit_id == last_audit_id(c)
+                and (previous.last is None or previous.last < first)):
+            previous.c = c
+            return previous
+        return cls(c)
+
+    def seal(self) -> None:
+        """Call at the end of the transaction, after its audit row."""
+        self.audit_id = last_audit_id(self.c)
+
+    def add_event(self, event: Event, pre_ratings: str) -> None:
+        """An event just stored: rate it from this object rather than re-reading it."""
+        self.events[event.id] = (event, pre_ratings)
+
+    def rate_from(self, key: SectionKey,
+                  on_section: Callable[[Rated], None] | None = None) -> list[Rated]:
+        """Delete every result from ``key`` on and rate those sections again, in order."""
+        c = self.c
+        removed = c.execute(delete(t.ratings).where(after_or_at(t.ratings, key, "section")))
+        if removed.rowcount:  # states read before are later than ``key``: read them again
+            self.states.clear()
+            self.loaded.clear()
+        sections = c.execute(
+            select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
+                   t.sections.c.end_date)
+            .where(after_or_at(t.sections, key))
+            .order_by(*order_key(t.sections).clauses)).all()
+        rated = []
+        for event_id, number, start, end in sections:
+            event, pre_ratings = self._event(event_id)
+            section = next(s for s in event.sections if s.number == number)
+            count = self._rate(event_id, section, start, end, pre_ratings)
+            done = Rated((end, start, event_id, number), count)
+            rated.append(done)
+            self.last = done.key
+            if on_section is not None:
+                on_section(done)
+        return rated
+
+    def _event(self, event_id: str) -> tuple[Event, str]:
+        if event_id not in self.events:
+            source = event_source(self.c, event_id)
+            assert source is not None
+            self.events[event_id] = (
+                event_from_dict(source["input"], f"event {event_id}", checked=True),
+                source.get("pre_ratings", PRE_FROM_DATABASE))
+        return self.events[event_id]
+
+    def _rate(self, event_id: str, section: Section, start: date, end: date,
+              pre_ratings: str) -> int:
+        ids = {p.pair: self.merged.get(p.id, p.id) for p in section.players if p.id}
+        self._load({ids[p.pair]: p.name for p in section.players if p.id})
+        prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
+        rows = []
+        for outcome in outcomes(prepared):
+            member = ids.get(outcome.pair)
+            if member is None:
+                continue
+            rows.append(outcome_row(event_id, section.number, start, end, member, outcome))
+            self.states[(member, outcome.system)] = outcome.state_after
+        insert_rows(self.c, t.ratings, rows)
+        return len(rows)
+
+    def _load(self, names: dict[str, str]) -> None:
+        """Members first seen by this run: their facts and states; a row for new ids."""
+        new = [i for i in names if i not in self.loaded]
+        if not new:
+            return
+        found = member_facts(self.c, new)
+        missing = [i for i in new if i not in found]
+        if missing:
+            insert_rows(self.c, t.members, [{"id": i, "name": names[i]} for i in missing])
+        self.facts.update(found)
+        self.facts.update(dict.fromkeys(missing))
+        self.states.update(latest_states(self.c, [i for i in new if i in found]))
+        self.loaded.update(new)
+
+
+def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, System], Rating],
+            facts: dict[str, MemberFacts | None], floors: FloorsSetByHand,
+            pre_ratings: str) -> Section:
+    """The section as the office rates it: pre-event ratings, history and floors from the
+    database, and the members' birth dates and FIDE/CFC ratings where the file has none."""
+    players = []
+    for p in section.players:
+        member = ids.get(p.pair)
+        if member is None:
+            players.append(p)
+            continue
+        ratings: dict[System, Rating] = {}
+        for system in System:
+            chosen = choose(states.get((member, system)), p.ratings.get(system), pre_ratings)
+            if chosen is None:
+                continue
+            set_by_hand = [f for d, f in floors.get((member, system), ())
+                           if d <= section.start_date]
+            if set_by_hand:
+                chosen = _with_floor_set_by_hand(chosen, system, set_by_hand[-1])
+            ratings[system] = chosen
+        fact = facts.get(member)
+        if fact is None and ratings == p.ratings and member == p.id:
+            players.append(p)  # nothing to add: keep the file's player as it is
+            continue
+        players.append(replace(
+            p, id=member, ratings=ratings,
+            birth_date=p.birth_date or (fact.birth_date if fact else None),
+            adult=p.adult if p.adult is not None else (fact.adult if fact else None),
+            fide=p.fide or (FideRating(fact.fide_rating, fact.fide_date)
+                            if fact and fact.fide_rating else None),
+            cfc=p.cfc or (CfcRating(fact.cfc_rating, fact.cfc_date,
+                                    fact.canadian_resident is not False)
+                          if fact and fact.cfc_rating else None),
+        ))
+    return replace(section, players=tuple(players))
+
+
+def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rating:
+    """A floor set by hand raises the player's floor (a prize floor) or, when it is below
+    the floor the peak or the OLM title gives, lowers that floor (a granted match
+    request, section 7)."""
+    peaks = [p for p in (rating.peak, rating.rating if rating.established else None) if p]
+    computed = [f for f in (floor_rules.peak_floor(max(peaks)) if peaks else None,
+                            floor_rules.OLM_FLOOR if rating.olm and system is System.R else None)
+                if f is not None]
+    if computed and value < max(computed):
+        return replace(rating, floor=None, floor_lowered_from=max(computed),
+                       floor_lowered_to=value)
+    return replace(rating, floor=value)
+
+
+def choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rating | None:
+    """The pre-event rating to rate with.
+
+    By default the database's state wins and the file's rating is used only for a member
+    the database has not rated in that system. With ``pre_ratings="file"`` (re-running
+    published history) the file's rating is taken as given, and the history the file
+    cannot show (N, wins, draws, losses, events, peak) is carried from the database only
+    where the database's rating rounds to the file's.
+    """
+    if pre_ratings == PRE_FROM_FILE_ONLY and given is not None:
+        return given
+    if pre_ratings != PRE_FROM_FILE or given is None:
+        return known if known is not None else given
+    if known is None or round(known.rating) != round(given.rating):
+        return given
+    return replace(given, games=known.games if not given.games_known else given.games,
+                   games_known=given.games_known or known.games_known,
+                   wins=known.wins, draws=known.draws, losses=known.losses,
+                   events3=known.events3, peak=known.peak, olm=known.olm,
+                   games_above_2200=known.games_above_2200, match_changes=known.match_changes)
+
+
+def states_and_facts(c: Connection, ids: Iterable[str], before_key: SectionKey | None = None
+                     ) -> tuple[dict[tuple[str, System], Rating], dict[str, MemberFacts | None],
+                                FloorsSetByHand]:
+    """What :func:`prepare` needs for ``ids``, read from the database: the states after
+    the last section (or the last before ``before_key``), facts and floors set by hand."""
+    ids = list(ids)
+    facts: dict[str, MemberFacts | None] = dict(member_facts(c, ids))
+    return latest_states(c, ids, before_key), facts, office_floors(c, ids)

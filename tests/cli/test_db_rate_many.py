@@ -1,0 +1,58 @@
+"""`uscf db rate` of many files: read and checked in parallel, rated in date order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from uscf_ratings.cli.main import cli
+from uscf_ratings.cli.reading import POOL_FROM
+from uscf_ratings.formats.event_json import write
+from uscf_ratings.office import schema
+from uscf_ratings.office.office import Office
+from uscf_ratings.synthetic import events, federation
+
+
+def year_files(folder: Path, count: int) -> list[Path]:
+    paths = []
+    for event in events(federation(150, 3), count, 3, sizes=(4, 20)):
+        path = folder / f"{event.id}.json"
+        write(event, path)
+        paths.append(path)
+    return paths
+
+
+def stored_events(url: str) -> int:
+    office = Office(url)
+    with office.engine.connect() as c:
+        count = c.execute(select(func.count()).select_from(schema.events)).scalar_one()
+    office.engine.dispose()
+    return int(count)
+
+
+def test_many_files_are_rated_in_date_order(tmp_path: Path) -> None:
+    paths = year_files(tmp_path, POOL_FROM + 4)  # enough files for the pool of processes
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    assert CliRunner().invoke(cli, ["db", "--db", url, "init"]).exit_code == 0
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, reversed(paths))])
+    assert out.exit_code == 0, out.output
+    rated = [line.split()[1] for line in out.output.splitlines() if line.startswith("rated ")]
+    assert rated == [p.stem for p in paths]  # the files' order does not matter: their dates do
+    assert stored_events(url) == len(paths)
+
+
+def test_one_bad_file_among_many_stores_nothing_and_is_named(tmp_path: Path) -> None:
+    paths = year_files(tmp_path, POOL_FROM + 4)
+    bad = paths[7]
+    doc = json.loads(bad.read_text())
+    doc["sections"][0]["players"][0]["results"][0] = "Q9"
+    bad.write_text(json.dumps(doc))
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
+    assert out.exit_code == 1
+    assert str(bad) in out.output and "'Q9' is not a US Chess code" in out.output
+    assert stored_events(url) == 0
