@@ -31,8 +31,8 @@ from ..core.steps import (
     finish_state,
     floors_for,
     history_after,
+    is_special,
     prior_for,
-    uses_special,
 )
 from ..core.validate import check_section
 from .compiled import expected, special_walk
@@ -108,7 +108,7 @@ class _Layout:
                 self.r0.append(prior.r0)
                 self.n_eff.append(prior.n_eff)
                 self.n0.append(rating is None and prior.n == 0)
-                self.special.append(uses_special(prior)[0])
+                self.special.append(is_special(prior))
                 self.prior.append(PRIOR_NONE if rating is None else PRIOR_ALL_WINS
                                   if rating.all_wins else PRIOR_ALL_LOSSES if rating.all_losses
                                   else PRIOR_NONE)

@@ -21,7 +21,7 @@ from dataclasses import replace
 from .foreign import rate_foreign
 from .formulas import k_factor
 from .match import rate_match
-from .model import SCORE, Player, Section, SectionType, System
+from .model import PLAYED_CODES, SCORE, Player, Section, SectionType, System
 from .results import PlayerResult, RatingResult, SectionResult, StepResult
 from .rules import RuleSet, rules_for
 from .steps import (
@@ -33,6 +33,7 @@ from .steps import (
     floors_for,
     held_by_floors,
     history_after,
+    is_special,
     prior_for,
     special_step,
     standard_step,
@@ -105,7 +106,8 @@ def collect_games(entrants: Sequence[Entrant]) -> tuple[tuple[Game, ...], ...]:
     index = {p.pair: e.index for e in entrants for p in e.rows}
     return tuple(
         tuple(Game(index[r.opponent], SCORE[r.code])
-              for p in e.rows for r in p.results if r.played and r.opponent is not None)
+              for p in e.rows for r in p.results
+              if r.code in PLAYED_CODES and r.opponent is not None)  # Result.played, inlined
         for e in entrants
     )
 
@@ -138,7 +140,7 @@ def rate_system(section: Section, rules: RuleSet, system: System,
             if not games[i]:
                 continue
             opponents = ratings_of(i, lookup)
-            if uses_special(prior)[0]:
+            if is_special(prior):
                 out[i] = special_step(step, prior, prior.n_eff, opponents, score_of(i))
             else:
                 k = k_factor(prior.n_eff, len(games[i]), section.k,

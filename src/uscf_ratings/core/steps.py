@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import floors as floor_rules
 from .formulas import bonus_eligible, effective_games, standard_rating
@@ -35,8 +36,9 @@ class Entrant:
         return self.rows[0]
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
+    """One rated game of an entrant (a named tuple: sections hold hundreds of them)."""
+
     opponent: int  #: the opponent's entrant index
     score: float  #: 1, 0.5 or 0
 
@@ -58,13 +60,24 @@ class Prior:
 
 def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section) -> Prior:
     """Steps 1 and 2 for one player."""
-    rating = next((p.ratings[system] for p in entrant.rows if system in p.ratings), None)
+    rows = entrant.rows
+    if len(rows) == 1:  # the usual case, without the generator
+        rating = rows[0].ratings.get(system)
+    else:
+        rating = next((p.ratings[system] for p in rows if system in p.ratings), None)
     if rating is not None:
         return Prior(rating, None, rating.rating, rating.games,
                      effective_games(rating.games, rating.rating))
     initial = initial_rating(entrant.first, system, rules, section.end_date)
     return Prior(None, initial, initial.rating, initial.games,
                  effective_games(initial.games, initial.rating))
+
+
+def is_special(prior: Prior) -> bool:
+    """:func:`uses_special` without the reason."""
+    rating = prior.rating
+    return prior.n <= SPECIAL_MAX_GAMES or (
+        rating is not None and (rating.all_wins or rating.all_losses))
 
 
 def uses_special(prior: Prior) -> tuple[bool, str]:

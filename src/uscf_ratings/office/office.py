@@ -34,7 +34,7 @@ from .run import (
     section_key,
     states_and_facts,
 )
-from .store import SectionKey, aliases, audit, now, order_key, upsert_member
+from .store import SectionKey, aliases, audit, insert_rows, now, order_key, upsert_member
 
 __all__ = ["PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY", "Office", "OfficeError",
            "count_rows", "fill_from_database", "section_key"]
@@ -122,7 +122,7 @@ class Office:
                     check_schema(c)
                 verb, corrections = "rated", 0
                 first = min(section_key(event.id, s) for s in event.sections)
-                old = _event_source_meta(c, event.id)
+                old = _corrections(c, event.id)
                 if old is not None:
                     if not replace_rated:
                         raise OfficeError(f"event {event.id} is already rated; to replace it, "
@@ -130,14 +130,13 @@ class Office:
                     old_first = _first_key_of_event(c, event.id)
                     _remove_event(c, event.id)
                     first = min(k for k in (old_first, first) if k is not None)
-                    verb, corrections = "corrected", old[1] + 1
+                    verb, corrections = "corrected", old + 1
                 _store_event(c, event, pre_ratings, corrections)
                 run = RatingRun.resume(run, c, first)
                 run.add_event(event, pre_ratings)
                 rated = run.rate_from(first)
-                audit(c, "rate" if verb == "rated" else "correct",
-                      {"event": event.id, "sections": len(event.sections)})
-                run.seal()
+                run.seal(audit(c, "rate" if verb == "rated" else "correct",
+                               {"event": event.id, "sections": len(event.sections)}))
             own = sum(1 for r in rated if r.key[2] == event.id)
             report = EventRated(event, verb, own, len(rated) - own,
                                 sum(r.ratings for r in rated))
@@ -246,6 +245,12 @@ def _remove_event(c: Connection, event_id: str) -> None:
     c.execute(delete(t.events).where(t.events.c.id == event_id))
 
 
+def _corrections(c: Connection, event_id: str) -> int | None:
+    """A stored event's number of corrections; None if it is not stored."""
+    found = c.execute(select(t.events.c.corrections).where(t.events.c.id == event_id)).first()
+    return None if found is None else int(found[0])
+
+
 def _event_source_meta(c: Connection, event_id: str) -> tuple[str, int] | None:
     """A stored event's pre_ratings mode and its number of corrections."""
     row = c.execute(select(t.events.c.source, t.events.c.corrections)
@@ -257,9 +262,10 @@ def _event_source_meta(c: Connection, event_id: str) -> tuple[str, int] | None:
 
 def _store_event(c: Connection, event: Event, pre_ratings: str, corrections: int) -> None:
     source = {"input": event_to_json(event), "pre_ratings": pre_ratings}
-    c.execute(insert(t.events).values(
-        id=event.id, name=event.name, start_date=event.start_date, end_date=event.end_date,
-        source=json.dumps(source), submitted_at=now(), corrections=corrections))
+    insert_rows(c, t.events, [{
+        "id": event.id, "name": event.name, "start_date": event.start_date,
+        "end_date": event.end_date, "source": json.dumps(source), "submitted_at": now(),
+        "corrections": corrections}])
     rows = []
     for s in event.sections:
         rules = rules_for(s.start_date)
@@ -267,7 +273,7 @@ def _store_event(c: Connection, event: Event, pre_ratings: str, corrections: int
                      "start_date": s.start_date, "end_date": s.end_date,
                      "systems": ",".join(x.value for x in section_systems(s, rules)),
                      "rule_set": rules.effective})
-    c.execute(insert(t.sections), rows)
+    insert_rows(c, t.sections, rows)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:

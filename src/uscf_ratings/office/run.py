@@ -91,40 +91,50 @@ class RatingRun:
         self.events: dict[str, tuple[Event, str]] = {}  #: parsed events and pre_ratings
         self.last: SectionKey | None = None  #: the last section rated
         self.audit_id = -1  #: the last audit row when the run's transaction ended
+        #: resumed after ``last``, which is then the last section in the database: only
+        #: the sections added since are to be rated
+        self.appending = False
+        self.added: list[tuple[SectionKey, Section]] = []
 
     @classmethod
     def resume(cls, previous: RatingRun | None, c: Connection, first: SectionKey) -> RatingRun:
         """``previous`` on a new transaction if nobody has written since it ended and
         ``first`` comes after every section it rated; else a new run."""
-        if (previous is not None and previous.audit_id == last_audit_id(c)
-                and (previous.last is None or previous.last < first)):
+        if (previous is not None and previous.last is not None and previous.last < first
+                and previous.audit_id == last_audit_id(c)):
             previous.c = c
+            previous.appending = True
             return previous
         return cls(c)
 
-    def seal(self) -> None:
-        """Call at the end of the transaction, after its audit row."""
-        self.audit_id = last_audit_id(self.c)
+    def seal(self, audit_id: int) -> None:
+        """Call at the end of the transaction with the id of its audit row."""
+        self.audit_id = audit_id
 
     def add_event(self, event: Event, pre_ratings: str) -> None:
         """An event just stored: rate it from this object rather than re-reading it."""
         self.events[event.id] = (event, pre_ratings)
+        self.added.extend((section_key(event.id, s), s) for s in event.sections)
 
     def rate_from(self, key: SectionKey,
                   on_section: Callable[[Rated], None] | None = None) -> list[Rated]:
         """Delete every result from ``key`` on and rate those sections again, in order."""
         c = self.c
-        removed = c.execute(delete(t.ratings).where(after_or_at(t.ratings, key, "section")))
-        if removed.rowcount:  # states read before are later than ``key``: read them again
-            self.states.clear()
-            self.loaded.clear()
-        sections = c.execute(
-            select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
-                   t.sections.c.end_date)
-            .where(after_or_at(t.sections, key))
-            .order_by(*order_key(t.sections).clauses)).all()
+        if self.appending:  # nothing rated from ``key`` on: just the sections added
+            keys = sorted(k for k, _ in self.added if k >= key)
+        else:
+            removed = c.execute(delete(t.ratings).where(after_or_at(t.ratings, key, "section")))
+            if removed.rowcount:  # states read before are later than ``key``: read again
+                self.states.clear()
+                self.loaded.clear()
+            keys = [(end, start, event_id, number) for event_id, number, start, end in c.execute(
+                select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
+                       t.sections.c.end_date)
+                .where(after_or_at(t.sections, key))
+                .order_by(*order_key(t.sections).clauses))]
+        self.appending, self.added = False, []
         rated = []
-        for event_id, number, start, end in sections:
+        for end, start, event_id, number in keys:
             event, pre_ratings = self._event(event_id)
             section = next(s for s in event.sections if s.number == number)
             count = self._rate(event_id, section, start, end, pre_ratings)
@@ -170,7 +180,8 @@ class RatingRun:
             insert_rows(self.c, t.members, [{"id": i, "name": names[i]} for i in missing])
         self.facts.update(found)
         self.facts.update(dict.fromkeys(missing))
-        self.states.update(latest_states(self.c, [i for i in new if i in found]))
+        if found:  # a member row made just now has no baseline and no results yet
+            self.states.update(latest_states(self.c, list(found)))
         self.loaded.update(new)
 
 

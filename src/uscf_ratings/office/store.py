@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from operator import itemgetter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -17,6 +18,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Date,
+    DateTime,
     Table,
     delete,
     insert,
@@ -52,11 +54,11 @@ def before(table: Any, key: SectionKey, number_column: str = "number") -> Column
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-    """INSERT many rows through the driver (the office writes a row per rated player).
+    """INSERT rows through the driver (the office writes a row per rated player).
 
     SQLAlchemy's own executemany spends four times as long as SQLite on building each
-    row's parameters; this builds them once, in the table's column order. Dates go to
-    SQLite as ISO text, as SQLAlchemy's Date type stores them."""
+    row's parameters; this builds them once, in the table's column order. Dates and
+    times go to SQLite as text in the form SQLAlchemy's types store and read back."""
     if not rows:
         return
     names = [c.name for c in table.columns if c.name in rows[0]]
@@ -64,13 +66,15 @@ def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     sql = (f"INSERT INTO {table.name} ({', '.join(names)}) "
            f"VALUES ({', '.join([mark] * len(names))})")
-    dated = [n for n in names if isinstance(table.c[n].type, Date)] if sqlite else []
-    values = []
-    for row in rows:
-        for n in dated:
-            if row[n] is not None:
-                row[n] = row[n].isoformat()
-        values.append(tuple(row[n] for n in names))
+    dated = [n for n in names if isinstance(table.c[n].type, Date | DateTime)] if sqlite else []
+    for n in dated:
+        for row in rows:
+            value = row[n]
+            if value is not None:
+                row[n] = value.isoformat(" ") if isinstance(value, datetime) else \
+                    value.isoformat()
+    in_order = itemgetter(*names)
+    values = [in_order(row) for row in rows] if len(names) > 1 else [(r[names[0]],) for r in rows]
     connection.exec_driver_sql(sql, values)
 
 
@@ -78,9 +82,11 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def audit(connection: Connection, action: str, detail: dict[str, Any]) -> None:
-    connection.execute(insert(t.audit).values(at=now(), action=action,
-                                              detail=json.dumps(detail, sort_keys=True)))
+def audit(connection: Connection, action: str, detail: dict[str, Any]) -> int:
+    """Record an operation; returns the id of its row."""
+    result = connection.execute(insert(t.audit).values(
+        at=now(), action=action, detail=json.dumps(detail, sort_keys=True)))
+    return int(result.inserted_primary_key[0])
 
 
 # --- members ----------------------------------------------------------------------
