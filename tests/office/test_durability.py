@@ -51,14 +51,14 @@ def committed(office: Office) -> list[str]:
 def test_killed_rating_run_leaves_whole_events(office_url: str, tmp_path: Path) -> None:
     """Kill a child in the middle of a long run: the database passes its integrity check,
     and its ratings equal a clean run of exactly the events it committed."""
-    files = event_files(tmp_path, 40, seed=3)
+    files = event_files(tmp_path, 150, seed=3)  # many: the child must not finish first
     office = Office(office_url)
     office.init()
     child = run_child(office_url, files)
     deadline = time.monotonic() + 120
     while len(committed(office)) < 3 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)  # somewhere in the middle of an event
+        time.sleep(0.02)
+    time.sleep(0.02)  # somewhere in the middle of an event
     child.send_signal(signal.SIGKILL)
     child.wait()
     done = committed(office)
