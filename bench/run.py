@@ -38,7 +38,7 @@ from bench.progress import Stopped
 
 SCHEMA = 1
 LIBRARIES = ("uscf-ratings", "numba", "llvmlite", "numpy", "SQLAlchemy", "alembic",
-             "jsonschema", *PACKAGES)
+             "fastjsonschema", "jsonschema", *PACKAGES)
 NOTE_PEERS = ("The peers compute different, simpler formulas (no Step 1-3 initial ratings, "
               "no special formula, no floors, no explanations); a ratio compares speed "
               "only.")
