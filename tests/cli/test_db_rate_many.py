@@ -56,3 +56,18 @@ def test_one_bad_file_among_many_stores_nothing_and_is_named(tmp_path: Path) -> 
     assert out.exit_code == 1
     assert str(bad) in out.output and "'Q9' is not a US Chess code" in out.output
     assert stored_events(url) == 0
+
+
+def test_a_file_changed_between_the_passes_is_refused(tmp_path: Path) -> None:
+    """The second pass reads each file again; one that changed since it was checked is
+    not rated unchecked."""
+    import pytest
+
+    from uscf_ratings.cli.reading import FileChanged, Reader, check_file
+
+    [path] = year_files(tmp_path, 1)
+    checked = check_file(path)
+    assert not isinstance(checked, str)
+    path.write_text(path.read_text().replace('"results"', '"results" ', 1))  # same event, new size
+    with Reader(1) as reader, pytest.raises(FileChanged, match="changed after it was checked"):
+        list(reader.events([checked]))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..core.model import Event, System
+from ..core.model import System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
@@ -18,8 +18,8 @@ from ..office import queries
 from ..office.db import DatabaseError
 from ..office.members import read_members
 from ..office.office import PRE_FROM_DATABASE, EventRated, Office, OfficeError
-from .reading import read_all
-from .warnings import warn_assumed_games
+from .reading import Checked, FileChanged, Reader
+from .warnings import warn_lacking
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
 
@@ -82,52 +82,55 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     """
     office = _office(ctx)
     terminal = sys.stderr.isatty()
-    events = []
-    with click.progressbar(length=len(files), label="reading and checking files",
-                           file=sys.stderr, hidden=not terminal or len(files) < 2) as bar:
-        try:
-            for path, (event, error) in read_all(list(files), on_file=lambda: bar.update(1)):
-                if error is not None:
-                    raise click.ClickException(error)
-                assert event is not None
-                warn_assumed_games(str(path), event, known=office)
-                events.append(event)
-        except KeyboardInterrupt:
-            click.echo("stopped while reading the files: nothing was stored", err=True)
-            ctx.exit(130)
-    lines = not sys.stdout.isatty() or len(events) < 2  # else the bar and a summary
+    checked: list[Checked] = []
+    with Reader(len(files)) as reader:
+        with click.progressbar(length=len(files), label="reading and checking files",
+                               file=sys.stderr, hidden=not terminal or len(files) < 2) as bar:
+            try:
+                for result in reader.check(list(files), on_file=lambda: bar.update(1)):
+                    if isinstance(result, str):
+                        raise click.ClickException(result)
+                    checked.append(result)
+            except KeyboardInterrupt:
+                click.echo("stopped while reading the files: nothing was stored", err=True)
+                ctx.exit(130)
+        for item in checked:
+            warn_lacking(str(item.path), item.lacking, known=office)
+        checked.sort(key=lambda item: item.key)
+        _rate_checked(ctx, office, reader, checked, replace, pre_ratings, terminal)
+
+
+def _rate_checked(ctx: click.Context, office: Office, reader: Reader, checked: list[Checked],
+                  replace: bool, pre_ratings: str, terminal: bool) -> None:
+    """The second pass: each file read again just ahead of its turn and rated."""
+    lines = not sys.stdout.isatty() or len(checked) < 2  # else the bar and a summary
     done: list[EventRated] = []
-    games = sum(_games(e) for e in events)
-    with click.progressbar(length=games, label=f"rating {len(events):,} events",
-                           file=sys.stderr, hidden=not terminal or len(events) < 2) as bar:
+    games = sum(item.games for item in checked)
+    with click.progressbar(length=games, label=f"rating {len(checked):,} events",
+                           file=sys.stderr, hidden=not terminal or len(checked) < 2) as bar:
 
         def rated(report: EventRated) -> None:
             done.append(report)
-            bar.update(_games(report.event))
+            bar.update(checked[len(done) - 1].games)
             if lines:
                 also = f", {report.rerated} later section(s) re-rated" if report.rerated else ""
                 click.echo(f"{report.verb} {report.event.id} ({report.event.name}): "
                            f"{report.sections} section(s){also}")
 
         try:
-            office.rate_many(events, pre_ratings, replace_rated=replace, checked=True,
-                             on_event=rated)
-        except FAILURES as error:
+            office.rate_many(reader.events(checked), pre_ratings, replace_rated=replace,
+                             checked=True, presorted=True, on_event=rated)
+        except (*FAILURES, FileChanged) as error:
             raise click.ClickException(str(error)) from None
         except KeyboardInterrupt:
-            stopped = f"; {events[len(done)].id} was rolled back" if len(done) < len(events) \
-                else ""
-            click.echo(f"stopped: {len(done)} of {len(events)} events rated{stopped}; the "
+            stopped = f"; {checked[len(done)].event_id} was rolled back" \
+                if len(done) < len(checked) else ""
+            click.echo(f"stopped: {len(done)} of {len(checked)} events rated{stopped}; the "
                        "database holds whole events only", err=True)
             ctx.exit(130)
     if not lines:
         click.echo(f"rated {len(done):,} events ({games:,} games, "
                    f"{sum(r.ratings for r in done):,} ratings)")
-
-
-def _games(event: Event) -> int:
-    """Rated games of an event, each counted once (for progress)."""
-    return sum(1 for s in event.sections for p in s.players for r in p.results if r.played) // 2
 
 
 @db.command()

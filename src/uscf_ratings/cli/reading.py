@@ -1,16 +1,21 @@
-"""Reading many event files at once, in parallel, each fully checked.
+"""Reading many event files for ``uscf db rate``: check them all, then read them in order.
 
-``uscf db rate`` checks every file before it stores anything: the format, the schema, the
-systems it is rated in and the consistency of its sections. That is most of the work of
-rating a file, and it does not depend on the database, so it runs in a pool of processes
-(one per core) while the results come back in the order of the files.
+The command checks every file before it stores anything: its format, the schema, the
+systems it is rated in and the consistency of its sections. That is much of the work of
+rating a file and it does not depend on the database, so it runs in a pool of processes
+(one per core). The first pass keeps only what the rating order and the warnings need,
+not the events: a year of events would take a gigabyte. The second pass reads the files
+again, in the order they will be rated, a few files ahead of the rating loop, in the same
+pool, while the main process rates.
 """
 
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.model import Event
@@ -18,41 +23,122 @@ from ..core.pipeline import section_systems
 from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
-from ..formats.errors import ParseError
+from ..formats.errors import Issue, ParseError
+from ..office.run import section_key
+from ..office.store import SectionKey
+from .warnings import Lacking, lacking_games
 
 #: below this many files the processes cost more to start than they save
 POOL_FROM = 16
+#: files read ahead of the rating loop in the second pass
+AHEAD = 8
 
-Checked = tuple[Event | None, str | None]  #: the event, or the error message naming the file
+
+@dataclass(frozen=True)
+class Checked:
+    """A file that passed every check, without its event."""
+
+    path: Path
+    event_id: str
+    key: SectionKey  #: its first section in rating order
+    games: int  #: rated games, for progress
+    lacking: Lacking  #: players whose N the file does not give
+    stamp: tuple[int, int]  #: size and modification time, to notice a file changed since
 
 
-def read_checked(path: Path) -> Checked:
-    """One file read and checked as the office will rate it; errors become their message
-    (exceptions with their own constructors do not always cross processes)."""
+def _stamp(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
+
+
+def read_checked(path: Path) -> Event:
+    """One file read and checked as the office will rate it."""
     from ..formats.detect import read_any
 
+    event = read_any(path)
+    for section in event.sections:
+        section_systems(section, rules_for(section.start_date))
+        check_section(section)
+    return event
+
+
+def check_file(path: Path) -> Checked | str:
+    """The first pass over one file: what it holds, or the error naming the file
+    (a message: exceptions with their own constructors do not always cross processes)."""
     try:
-        event = read_any(path)
-        for section in event.sections:
-            section_systems(section, rules_for(section.start_date))
-            check_section(section)
+        stamp = _stamp(path)
+        event = read_checked(path)
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
-        return None, str(error)
-    return event, None
+        return str(error)
+    games = sum(1 for s in event.sections for p in s.players for r in p.results
+                if r.played) // 2
+    return Checked(path, event.id, min(section_key(event.id, s) for s in event.sections),
+                   games, lacking_games(event), stamp)
 
 
-def read_all(paths: Sequence[Path], workers: int | None = None,
-             on_file: Callable[[], None] | None = None) -> Iterator[tuple[Path, Checked]]:
-    """Each path with its checked event or error, in the order given."""
-    workers = workers or os.cpu_count() or 1
-    if len(paths) < POOL_FROM or workers == 1:
-        for path in paths:
-            yield path, read_checked(path)
+def _reread(checked: Checked) -> Event | str:
+    """The second pass: the same file again, refused if it changed since the first."""
+    changed = str(ParseError(str(checked.path), [Issue(
+        "", "the file changed after it was checked; run the command again")]))
+    try:
+        if _stamp(checked.path) != checked.stamp:
+            return changed
+        event = read_checked(checked.path)
+    except (OSError, ParseError, SectionError, NoRuleSet, TimeControlError):
+        return changed
+    return event if event.id == checked.event_id else changed
+
+
+def _event(result: Event | str) -> Event:
+    if isinstance(result, str):
+        raise FileChanged(result)
+    return result
+
+
+class FileChanged(Exception):
+    """A file checked in the first pass was changed or removed before the second."""
+
+
+class Reader:
+    """The pool both passes run in (none for a few files)."""
+
+    def __init__(self, files: int, workers: int | None = None):
+        workers = workers or os.cpu_count() or 1
+        self.pool = ProcessPoolExecutor(workers) if files >= POOL_FROM and workers > 1 \
+            else None
+
+    def __enter__(self) -> Reader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def check(self, paths: Sequence[Path], on_file: Callable[[], None] | None = None
+              ) -> Iterator[Checked | str]:
+        """The first pass, in the order of ``paths``."""
+        results = map(check_file, paths) if self.pool is None else \
+            self.pool.map(check_file, paths, chunksize=8)
+        for result in results:
+            yield result
             if on_file:
                 on_file()
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for path, checked in zip(paths, pool.map(read_checked, paths, chunksize=8)):
-            yield path, checked
-            if on_file:
-                on_file()
+
+    def events(self, checked: Sequence[Checked]) -> Iterator[Event]:
+        """The second pass: each file's event, in the order given, read ahead."""
+        if self.pool is None:
+            for item in checked:
+                yield _event(_reread(item))
+            return
+        pending: deque[Future[Event | str]] = deque()
+        upcoming = iter(checked)
+        for item in upcoming:
+            pending.append(self.pool.submit(_reread, item))
+            if len(pending) >= AHEAD:
+                break
+        while pending:
+            event = _event(pending.popleft().result())
+            for item in upcoming:
+                pending.append(self.pool.submit(_reread, item))
+                break
+            yield event

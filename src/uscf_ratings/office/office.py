@@ -99,7 +99,7 @@ class Office:
             return explain_event(c, event.id)
 
     def rate_many(self, events: Iterable[Event], pre_ratings: str = PRE_FROM_DATABASE,
-                  replace_rated: bool = False, checked: bool = False,
+                  replace_rated: bool = False, checked: bool = False, presorted: bool = False,
                   on_event: Callable[[EventRated], None] | None = None) -> list[EventRated]:
         """Store and rate many events in the order of their sections, each event in its
         own transaction (an interruption leaves whole events only).
@@ -109,8 +109,11 @@ class Office:
         explanations are built. ``replace_rated`` treats an event already rated as a
         correction. ``checked=True`` says the sections have passed
         :func:`..core.validate.check_section` (``uscf db rate`` checks them in parallel).
+        ``presorted=True`` says ``events`` come in rating order already: they are then
+        taken one at a time, as the iterable yields them, and never held together.
         ``on_event`` is called after each commit."""
-        ordered = sorted(events, key=lambda e: min(section_key(e.id, s) for s in e.sections))
+        ordered = events if presorted else sorted(
+            events, key=lambda e: min(section_key(e.id, s) for s in e.sections))
         run: RatingRun | None = None
         done = []
         for event in ordered:
