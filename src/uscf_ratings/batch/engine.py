@@ -18,7 +18,6 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.floors import Floors
 from ..core.formulas import k_factor
 from ..core.kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, PRIOR_NONE
 from ..core.model import Rating, Section, System
@@ -74,23 +73,18 @@ def pack(sections: Sequence[Section]) -> Packed:
 
 class _Layout:
     """Rows being laid out, and (``keep``) what :func:`rate_outcomes` needs to build each
-    player's state after the event: the prior, the history and the floors."""
+    player's state after the event: the prior, the history and the floor."""
+
+    #: the per-row numbers, in the order of ``_Layout.rows``'s tuples
+    COLUMNS = ("r0", "n_eff", "n0", "special", "prior", "score", "k", "bonus", "floor")
 
     def __init__(self, keep: bool):
-        self.r0: list[float] = []
-        self.n_eff: list[float] = []
-        self.n0: list[bool] = []
-        self.special: list[bool] = []
-        self.prior: list[int] = []
-        self.score: list[float] = []
-        self.k: list[float] = []
-        self.bonus: list[float] = []
-        self.floor: list[float] = []
+        self.rows: list[tuple[float, ...]] = []
         self.section_rows: list[tuple[int, int]] = []
         self.game_start: list[int] = [0]
         self.game_opponent: list[int] = []
         self.keys: list[tuple[int, int, System]] = []
-        self.kept: list[tuple[Prior, Rating | None, Floors | None]] | None = [] if keep else None
+        self.kept: list[tuple[Prior, Rating | None, float]] | None = [] if keep else None
 
     def add(self, index: int, section: Section) -> None:
         """One section (checked by the caller), in every system it is rated in."""
@@ -99,51 +93,42 @@ class _Layout:
         entrants = merge_entrants(section.players)
         games = collect_games(entrants)
         dual = System.R in systems and System.Q in systems
+        # what does not depend on the system, once per player: S and bonus eligibility
+        played = [(g, math.fsum(x.score for x in g), bonus_threshold_for(g, rules))
+                  for g in games]
+        rows, kept, opponents = self.rows, self.kept, self.game_opponent
         for system in systems:
             first = len(self.keys)
-            for e in entrants:
+            dual_rating = dual and system is System.R
+            for e, (g, score, threshold) in zip(entrants, played):
                 prior = prior_for(e, system, rules, section)
-                g = games[e.index]
                 rating = prior.rating
-                self.r0.append(prior.r0)
-                self.n_eff.append(prior.n_eff)
-                self.n0.append(rating is None and prior.n == 0)
-                self.special.append(is_special(prior))
-                self.prior.append(PRIOR_NONE if rating is None else PRIOR_ALL_WINS
-                                  if rating.all_wins else PRIOR_ALL_LOSSES if rating.all_losses
-                                  else PRIOR_NONE)
-                state = floors = None
+                state = None
+                floor = k = 0.0
                 if g:
-                    self.score.append(math.fsum(x.score for x in g))
-                    self.k.append(k_factor(prior.n_eff, len(g), section.k, dual_rating=prior.r0
-                                           if dual and system is System.R else None))
-                    threshold = bonus_threshold_for(g, rules)
-                    self.bonus.append(math.nan if threshold is None else threshold)
                     state = history_after(prior, g, section)
-                    floors = floors_for(prior, g, state, system, rules)
-                    self.floor.append(floors.floor)
-                    self.game_opponent.extend(first + x.opponent for x in g)
-                else:
-                    self.score.append(0.0)
-                    self.k.append(0.0)
-                    self.bonus.append(math.nan)
-                    self.floor.append(0.0)
-                self.game_start.append(len(self.game_opponent))
+                    floor = floors_for(prior, g, state, system, rules).floor
+                    k = k_factor(prior.n_eff, len(g), section.k,
+                                 dual_rating=prior.r0 if dual_rating else None)
+                    opponents.extend([first + x.opponent for x in g])
+                rows.append((
+                    prior.r0, prior.n_eff, rating is None and prior.n == 0, is_special(prior),
+                    PRIOR_NONE if rating is None else PRIOR_ALL_WINS if rating.all_wins
+                    else PRIOR_ALL_LOSSES if rating.all_losses else PRIOR_NONE,
+                    score, k, math.nan if threshold is None else threshold, floor))
+                self.game_start.append(len(opponents))
                 self.keys.append((index, e.first.pair, system))
-                if self.kept is not None:
-                    self.kept.append((prior, state, floors))
+                if kept is not None:
+                    kept.append((prior, state, floor))
             self.section_rows.append((first, len(self.keys)))
 
     def packed(self) -> Packed:
-        def f64(values: list[float]) -> NDArray[np.float64]:
-            return np.asarray(values, dtype=np.float64)
-
+        columns = np.array(self.rows, dtype=np.float64).reshape(-1, len(self.COLUMNS)).T.copy()
+        r0, n_eff, n0, special, prior, score, k, bonus, floor = columns
         return Packed(
-            np.asarray(self.section_rows, dtype=np.int64).reshape(-1, 2), f64(self.r0),
-            f64(self.n_eff), np.asarray(self.n0, dtype=np.bool_),
-            np.asarray(self.special, dtype=np.bool_), np.asarray(self.prior, dtype=np.int64),
-            f64(self.score), f64(self.k), f64(self.bonus), f64(self.floor),
-            np.asarray(self.game_start, dtype=np.int64),
+            np.asarray(self.section_rows, dtype=np.int64).reshape(-1, 2), r0, n_eff,
+            n0.astype(np.bool_), special.astype(np.bool_), prior.astype(np.int64), score, k,
+            bonus, floor, np.asarray(self.game_start, dtype=np.int64),
             np.asarray(self.game_opponent, dtype=np.int64), tuple(self.keys))
 
 
@@ -161,13 +146,14 @@ def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
     post = _rate_serial(p.section_rows, p.r0, p.n_eff, p.unrated_n0, p.special, p.prior,
                         p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
     out = []
-    for (_, pair, system), (prior, state, floors), final in zip(layout.keys, layout.kept, post):
-        if state is None or floors is None or math.isnan(final):
+    for (_, pair, system), (prior, state, floor), final in zip(layout.keys, layout.kept,
+                                                               post.tolist()):
+        if state is None or math.isnan(final):
             continue
         rating = prior.rating
         out.append(Outcome(pair, system, None if rating is None else rating.rating,
-                           None if rating is None else rating.games, float(final),
-                           state.games, floors.floor, finish_state(state, float(final))))
+                           None if rating is None else rating.games, final, state.games,
+                           floor, finish_state(state, final)))
     return tuple(out)
 
 

@@ -125,6 +125,7 @@ def _explain(error: jsonschema.ValidationError) -> str:
 
 
 _SYSTEMS = {s.value: s for s in System}
+_CODES = {s: s.value for s in System}
 
 
 class _Builder:
@@ -227,7 +228,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
         if p.adult is not None:
             out["adult"] = p.adult
         if p.ratings:
-            out["ratings"] = {s.value: rating_state(r) for s, r in p.ratings.items()}
+            out["ratings"] = {_CODES[s]: rating_state(r) for s, r in p.ratings.items()}
         if p.initial:
             out["initial"] = {s.value: {"rating": i.rating, "games": i.games}
                               for s, i in p.initial.items()}
@@ -237,8 +238,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
         if p.cfc:
             out["cfc"] = {"rating": p.cfc.rating, "canadian_resident": p.cfc.canadian_resident} | (
                 {"date": p.cfc.date.isoformat()} if p.cfc.date else {})
-        out["results"] = [f"{r.code}{r.opponent if r.opponent is not None else ''}"
-                          for r in sorted(p.results, key=lambda r: r.round)]
+        results = p.results
+        if any(a.round > b.round for a, b in zip(results, results[1:])):
+            results = tuple(sorted(results, key=lambda r: r.round))
+        out["results"] = [r.code if r.opponent is None else f"{r.code}{r.opponent}"
+                          for r in results]
         return out
 
     def section(s: Section) -> dict[str, Any]:

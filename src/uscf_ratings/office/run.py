@@ -53,6 +53,7 @@ except ImportError:  # pragma: no cover - exercised where the extra is not insta
     _lean = None
 
 LEAN_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
+SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
 
 
 def outcomes(section: Section) -> tuple[Outcome, ...]:
@@ -197,7 +198,7 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
             players.append(p)
             continue
         ratings: dict[System, Rating] = {}
-        for system in System:
+        for system in SYSTEMS:
             chosen = choose(states.get((member, system)), p.ratings.get(system), pre_ratings)
             if chosen is None:
                 continue

@@ -229,12 +229,16 @@ def event_source(connection: Connection, event_id: str) -> dict[str, Any] | None
     return None if row is None else dict(json.loads(row.source))
 
 
+#: each system's code; an enum's ``.value`` is a Python-level property, read per row here
+SYSTEM_CODES = {s: s.value for s in System}
+
+
 def outcome_row(event_id: str, number: int, start: date, end: date, member: str,
                 outcome: Outcome) -> dict[str, Any]:
     """One rated player in one system, as a row of ``ratings``."""
     return {
         "event_id": event_id, "section": number, "member_id": member,
-        "system": outcome.system.value, "end_date": end, "start_date": start,
+        "system": SYSTEM_CODES[outcome.system], "end_date": end, "start_date": start,
         "pre": outcome.pre, "pre_games": outcome.pre_games, "post": outcome.post,
         "games_after": outcome.games_after, "floor": outcome.floor,
         "state_after": json.dumps(rating_state(outcome.state_after)),
