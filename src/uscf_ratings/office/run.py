@@ -89,7 +89,8 @@ class RatingRun:
         self.facts: dict[str, MemberFacts | None] = {}  #: None: a member row with no facts
         self.states: dict[tuple[str, System], Rating] = {}
         self.loaded: set[str] = set()  #: members whose states are in ``states``
-        self.events: dict[str, tuple[Event, str]] = {}  #: parsed events and pre_ratings
+        #: parsed events and their pre_ratings, kept until their last section is rated
+        self.events: dict[str, tuple[Event, str]] = {}
         self.last: SectionKey | None = None  #: the last section rated
         self.audit_id = -1  #: the last audit row when the run's transaction ended
         #: resumed after ``last``, which is then the last section in the database: only
@@ -134,11 +135,14 @@ class RatingRun:
                 .where(after_or_at(t.sections, key))
                 .order_by(*order_key(t.sections).clauses))]
         self.appending, self.added = False, []
+        last_of = {key[2]: i for i, key in enumerate(keys)}
         rated = []
-        for end, start, event_id, number in keys:
+        for i, (end, start, event_id, number) in enumerate(keys):
             event, pre_ratings = self._event(event_id)
             section = next(s for s in event.sections if s.number == number)
             count = self._rate(event_id, section, start, end, pre_ratings)
+            if last_of[event_id] == i:  # its last section: a year of events would not fit
+                del self.events[event_id]
             done = Rated((end, start, event_id, number), count)
             rated.append(done)
             self.last = done.key
