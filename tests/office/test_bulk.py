@@ -40,7 +40,7 @@ def test_rate_many_equals_rating_one_event_at_a_time(office: Office, tmp_path: P
     for event in events:
         one_by_one.rate(event)
     reports = office.rate_many(list(reversed(events)))  # any order: rated by date
-    assert [r.event.id for r in reports] == [e.id for e in events]
+    assert [r.event_id for r in reports] == [e.id for e in events]
     assert all(r.verb == "rated" and r.rerated == 0 for r in reports)
     assert dump(office) == dump(one_by_one)
     assert len(dump(office)) > 500
@@ -103,7 +103,7 @@ def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path
     floor_from = events[4].start_date
 
     def between(report: object) -> None:
-        if getattr(report, "event") is events[3]:
+        if getattr(report, "event_id") == events[3].id:
             office.set_floor(member, System.R, 2400, floor_from, "prize")
 
     office.rate_many(events, on_event=between)

@@ -114,7 +114,7 @@ def _rate_checked(ctx: click.Context, office: Office, reader: Reader, checked: l
             bar.update(checked[len(done) - 1].games)
             if lines:
                 also = f", {report.rerated} later section(s) re-rated" if report.rerated else ""
-                click.echo(f"{report.verb} {report.event.id} ({report.event.name}): "
+                click.echo(f"{report.verb} {report.event_id} ({report.name}): "
                            f"{report.sections} section(s){also}")
 
         try:

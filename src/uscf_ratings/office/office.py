@@ -46,9 +46,11 @@ class OfficeError(ValueError):
 
 @dataclass(frozen=True)
 class EventRated:
-    """What :meth:`Office.rate_many` reports after each event's transaction commits."""
+    """What :meth:`Office.rate_many` reports after each event's transaction commits (not
+    the event itself: a report is kept for every event of a run)."""
 
-    event: Event
+    event_id: str
+    name: str
     verb: str  #: "rated" or "corrected"
     sections: int  #: the event's own sections rated
     rerated: int  #: later sections of other events rated again
@@ -141,7 +143,7 @@ class Office:
                 run.seal(audit(c, "rate" if verb == "rated" else "correct",
                                {"event": event.id, "sections": len(event.sections)}))
             own = sum(1 for r in rated if r.key[2] == event.id)
-            report = EventRated(event, verb, own, len(rated) - own,
+            report = EventRated(event.id, event.name, verb, own, len(rated) - own,
                                 sum(r.ratings for r in rated))
             done.append(report)
             if on_event is not None:
