@@ -4,17 +4,16 @@ The command checks every file before it stores anything: its format, the schema,
 systems it is rated in and the consistency of its sections. That is much of the work of
 rating a file and it does not depend on the database, so it runs in a pool of processes
 (one per core). The first pass keeps only what the rating order and the warnings need,
-not the events: a year of events would take a gigabyte. The second pass reads the files
-again, in the order they will be rated, a few files ahead of the rating loop, in the same
-pool, while the main process rates.
+not the events: a year of events would take a gigabyte. The second pass reads each file
+again just before it is rated, without the checks it has passed.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,15 +22,13 @@ from ..core.pipeline import section_systems
 from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
-from ..formats.errors import Issue, ParseError
+from ..formats.errors import ParseError
 from ..office.run import section_key
 from ..office.store import SectionKey
 from .warnings import Lacking, lacking_games
 
 #: below this many files the processes cost more to start than they save
 POOL_FROM = 16
-#: files read ahead of the rating loop in the second pass
-AHEAD = 8
 
 
 @dataclass(frozen=True)
@@ -76,27 +73,34 @@ def check_file(path: Path) -> Checked | str:
                    games, lacking_games(event), stamp)
 
 
-def _reread(checked: Checked) -> Event | str:
-    """The second pass: the same file again, refused if it changed since the first."""
-    changed = str(ParseError(str(checked.path), [Issue(
-        "", "the file changed after it was checked; run the command again")]))
+def read_again(checked: Checked) -> Event:
+    """The second pass: the same file, refused if it changed since the first. It passed
+    every check then, so an event JSON file is not checked against the schema again."""
+    from ..formats.detect import read_any, sniff
+    from ..formats.event_json import event_from_dict
+
     try:
         if _stamp(checked.path) != checked.stamp:
-            return changed
-        event = read_checked(checked.path)
-    except (OSError, ParseError, SectionError, NoRuleSet, TimeControlError):
-        return changed
-    return event if event.id == checked.event_id else changed
-
-
-def _event(result: Event | str) -> Event:
-    if isinstance(result, str):
-        raise FileChanged(result)
-    return result
+            raise FileChanged(checked.path)
+        fmt = sniff(checked.path)
+        if fmt.name == "json":
+            data = json.loads(checked.path.read_text(encoding="utf-8"))
+            event = event_from_dict(data, str(checked.path), checked=True)
+        else:
+            event = read_any(checked.path, fmt.name)
+    except (OSError, ValueError, KeyError, TypeError, ParseError) as error:
+        raise FileChanged(checked.path) from error
+    if event.id != checked.event_id:
+        raise FileChanged(checked.path)
+    return event
 
 
 class FileChanged(Exception):
     """A file checked in the first pass was changed or removed before the second."""
+
+    def __init__(self, path: Path):
+        super().__init__(f"{path}: the file changed after it was checked; run the command "
+                         "again")
 
 
 class Reader:
@@ -125,20 +129,12 @@ class Reader:
                 on_file()
 
     def events(self, checked: Sequence[Checked]) -> Iterator[Event]:
-        """The second pass: each file's event, in the order given, read ahead."""
-        if self.pool is None:
-            for item in checked:
-                yield _event(_reread(item))
-            return
-        pending: deque[Future[Event | str]] = deque()
-        upcoming = iter(checked)
-        for item in upcoming:
-            pending.append(self.pool.submit(_reread, item))
-            if len(pending) >= AHEAD:
-                break
-        while pending:
-            event = _event(pending.popleft().result())
-            for item in upcoming:
-                pending.append(self.pool.submit(_reread, item))
-                break
-            yield event
+        """The second pass: each file's event, in the order given, read in this process
+        (the pool is shut down first). Reading ahead in the pool was slower: the main
+        process then unpickles each event, which costs as much as reading it, and the
+        readers take CPU from the rating loop."""
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+        for item in checked:
+            yield read_again(item)
