@@ -104,7 +104,7 @@ class FileChanged(Exception):
 
 
 class Reader:
-    """The pool both passes run in (none for a few files)."""
+    """The pool the first pass runs in (none for a few files), and the second pass."""
 
     def __init__(self, files: int, workers: int | None = None):
         workers = workers or os.cpu_count() or 1
