@@ -14,23 +14,21 @@ from sqlalchemy import Connection
 
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
-from ..formats.event_json import event_from_dict
-from .run import PRE_FROM_DATABASE, prepare, section_key, states_and_facts
-from .store import aliases, event_source
+from .run import member_ids, prepare, section_key, states_and_facts, stored_event
+from .store import aliases
 
 
 def explain_event(c: Connection, event_id: str) -> list[SectionResult]:
     """Each section of a stored event with its explanations, in section order; [] for an
     event the database does not hold."""
-    source = event_source(c, event_id)
-    if source is None:
+    stored = stored_event(c, event_id)
+    if stored is None:
         return []
-    event = event_from_dict(source["input"], f"event {event_id}", checked=True)
-    pre_ratings = source.get("pre_ratings", PRE_FROM_DATABASE)
+    event, pre_ratings = stored
     merged = aliases(c)
     results = []
     for section in sorted(event.sections, key=lambda s: s.number):
-        ids = {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
+        ids = member_ids(section, merged)
         states, facts, floors = states_and_facts(c, set(ids.values()),
                                                  before_key=section_key(event_id, section))
         results.append(rate_section(prepare(section, ids, states, facts, floors, pre_ratings)))

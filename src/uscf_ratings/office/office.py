@@ -30,6 +30,7 @@ from .run import (
     PRE_FROM_FILE,
     PRE_FROM_FILE_ONLY,
     RatingRun,
+    member_ids,
     prepare,
     section_key,
     states_and_facts,
@@ -90,7 +91,7 @@ class Office:
             check_section(section)
         with writing(self.engine) as c:
             check_schema(c)
-            if _event_exists(c, event.id):
+            if _corrections(c, event.id) is not None:
                 raise OfficeError(f"event {event.id} is already rated; to replace it, use "
                                   f"`uscf db correct {event.id} FILE`")
             _store_event(c, event, pre_ratings, corrections=0)
@@ -240,10 +241,6 @@ class Office:
                 k: v.isoformat() if isinstance(v, date) else v for k, v in changes.items()})
 
 
-def _event_exists(c: Connection, event_id: str) -> bool:
-    return c.execute(select(t.events.c.id).where(t.events.c.id == event_id)).first() is not None
-
-
 def _remove_event(c: Connection, event_id: str) -> None:
     c.execute(delete(t.ratings).where(t.ratings.c.event_id == event_id))
     c.execute(delete(t.sections).where(t.sections.c.event_id == event_id))
@@ -304,8 +301,7 @@ def _first_key_of_members(c: Connection, ids: list[str]) -> SectionKey | None:
 def fill_from_database(c: Connection, section: Section) -> Section:
     """A section as the office would rate it now: pre-event ratings, N, history and floors
     of the members the database knows, without storing anything (``uscf rate --db``)."""
-    merged = aliases(c)
-    ids = {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
+    ids = member_ids(section, aliases(c))
     states, facts, floors = states_and_facts(c, set(ids.values()))
     return prepare(section, ids, states, facts, floors, PRE_FROM_DATABASE)
 

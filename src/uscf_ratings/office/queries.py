@@ -71,11 +71,10 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     merged = aliases(c)
     rated: dict[tuple[int, str], dict[str, Any]] = {}
     for result in explain_event(c, event_id):  # the stored numbers, with every step shown
-        for player in result.players:
-            member = merged.get(player.id, player.id)
+        for player in result.players:  # ids are merged ids already: explained as rated
             for system, r in player.ratings.items():
                 if r.post is not None:
-                    rated.setdefault((result.number, member), {})[system.value] = \
+                    rated.setdefault((result.number, player.id), {})[system.value] = \
                         rating_to_dict(r)
     sections = []
     for s in source["sections"]:

@@ -67,6 +67,21 @@ def section_key(event_id: str, section: Section) -> SectionKey:
     return (section.end_date, section.start_date, event_id, section.number)
 
 
+def stored_event(c: Connection, event_id: str) -> tuple[Event, str] | None:
+    """A stored event, read back without the schema check it passed when it was stored,
+    and the pre_ratings mode it was rated with; None if the database does not hold it."""
+    source = event_source(c, event_id)
+    if source is None:
+        return None
+    return (event_from_dict(source["input"], f"event {event_id}", checked=True),
+            source.get("pre_ratings", PRE_FROM_DATABASE))
+
+
+def member_ids(section: Section, merged: dict[str, str]) -> dict[int, str]:
+    """Each pair number's member id, a merged id followed to the id it was merged into."""
+    return {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
+
+
 @dataclass(frozen=True)
 class Rated:
     """One section rated by a run: its key and how many player-systems it rated."""
@@ -152,16 +167,14 @@ class RatingRun:
 
     def _event(self, event_id: str) -> tuple[Event, str]:
         if event_id not in self.events:
-            source = event_source(self.c, event_id)
-            assert source is not None
-            self.events[event_id] = (
-                event_from_dict(source["input"], f"event {event_id}", checked=True),
-                source.get("pre_ratings", PRE_FROM_DATABASE))
+            stored = stored_event(self.c, event_id)
+            assert stored is not None
+            self.events[event_id] = stored
         return self.events[event_id]
 
     def _rate(self, event_id: str, section: Section, start: date, end: date,
               pre_ratings: str) -> int:
-        ids = {p.pair: self.merged.get(p.id, p.id) for p in section.players if p.id}
+        ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
         rows = []

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from operator import itemgetter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -115,17 +115,6 @@ def upsert_member(connection: Connection, record: MemberRecord) -> None:
             connection.execute(insert(t.floors).values(
                 member_id=record.id, system=system.value, floor=b.floor,
                 effective=date(1, 1, 1), reason="imported with the member list"))
-
-
-def ensure_members(connection: Connection, names: dict[str, str]) -> None:
-    """Create member rows for ids first seen in an event."""
-    if not names:
-        return
-    known = {r[0] for r in connection.execute(
-        select(t.members.c.id).where(t.members.c.id.in_(list(names))))}
-    new = [{"id": i, "name": n} for i, n in names.items() if i not in known]
-    if new:
-        connection.execute(insert(t.members), new)
 
 
 def aliases(connection: Connection) -> dict[str, str]:
