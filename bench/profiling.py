@@ -37,11 +37,10 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "pack": (
         ("check_section: the section's consistency checks", "core/validate.py", "check_section"),
         ("section_systems: systems of the time control", "core/pipeline.py", "section_systems"),
-        ("collect_games: rows to games", "core/pipeline.py", "collect_games"),
-        ("prior_for: Steps 1-2 (R0, N')", "core/steps.py", "prior_for"),
-        ("bonus_threshold_for: bonus eligibility", "core/steps.py", "bonus_threshold_for"),
-        ("history_after: the history after the section", "core/steps.py", "history_after"),
-        ("floors_for: the floors", "core/steps.py", "floors_for"),
+        ("Layout.add: players read into columns", "batch/layout.py", "add"),
+        ("rated_games: rows to games", "core/pipeline.py", "rated_games"),
+        ("initial_rating: Step 1 for unrated players", "core/initial.py", "initial_rating"),
+        ("prepare: N', K, S, history and floors (compiled)", "batch/layout.py", "prepare"),
     ),
     "office": (
         ("read_checked: each file read and checked", "cli/reading.py", "read_checked"),

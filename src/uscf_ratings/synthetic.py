@@ -2,7 +2,7 @@
 
 Players have realistic rating and N distributions (many young, low-rated, provisional
 players; a long tail of established adults); events hold Swiss sections of 4 to 120
-players and 3 to 9 rounds with some unrated players, byes and forfeits, dual-rated and
+players (mostly small) and 3 to 9 rounds with some unrated players, byes and forfeits, dual-rated and
 online sections. Pairings are a simple Swiss (score groups, top half against bottom half),
 good enough to give every player a plausible schedule.
 """
@@ -100,9 +100,25 @@ def _systems(time_control: str, online: bool) -> tuple[System, ...]:
     return systems_for(parse_time_control(time_control), online, rules_for(date(2026, 1, 1)))
 
 
+SMALLEST, LARGEST = 4, 120  #: section sizes
+#: Most sections are small (quads, scholastic and club sections) and few are large: sizes
+#: are 4 plus an exponential draw of this mean, capped at LARGEST, about 17 players and
+#: 50 games a section on average, so that a million games make about 20,000 sections.
+MEAN_EXTRA_PLAYERS = 14.5
+
+
+def section_size(rng: random.Random) -> int:
+    """A section's number of players, skewed towards small sections."""
+    return min(LARGEST, SMALLEST + int(rng.expovariate(1 / MEAN_EXTRA_PLAYERS)))
+
+
 def events(members: list[Member], count: int, seed: int = 1, start: date = date(2026, 1, 3),
-           sizes: tuple[int, int] = (4, 120)) -> list[Event]:
-    """``count`` events of one to three sections each, a few days apart."""
+           sizes: tuple[int, int] | None = None) -> list[Event]:
+    """``count`` events of one to three sections each, a few days apart.
+
+    Section sizes follow :func:`section_size`, or are uniform in ``sizes`` when given. A
+    section has 3 to 9 rounds, and no more rounds than a round robin of its players
+    needs (a quad plays 3)."""
     rng = random.Random(seed)
     out = []
     for e in range(count):
@@ -110,8 +126,9 @@ def events(members: list[Member], count: int, seed: int = 1, start: date = date(
         sections = []
         for number in range(1, rng.choice([1, 1, 2, 3]) + 1):
             tc, online, _ = rng.choices(TIME_CONTROLS, weights=[w for *_, w in TIME_CONTROLS])[0]
-            size = rng.randint(*sizes)
+            size = rng.randint(*sizes) if sizes else section_size(rng)
             chosen = rng.sample(members, min(size, len(members)))
-            sections.append(section(number, chosen, rng.randint(3, 9), day, rng, tc, online))
+            rounds = min(rng.randint(3, 9), max(3, len(chosen) - 1))
+            sections.append(section(number, chosen, rounds, day, rng, tc, online))
         out.append(Event(f"S{e:06d}", day, day, tuple(sections), f"Synthetic {e}"))
     return out

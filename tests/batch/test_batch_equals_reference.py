@@ -70,7 +70,7 @@ def compare_outcomes(sections: list[Section]) -> int:
 
 def test_synthetic_sections() -> None:
     members = federation(800, seed=11)
-    sections = [s for e in events(members, 40, seed=11) for s in e.sections]
+    sections = [s for e in events(members, 80, seed=11) for s in e.sections]
     assert compare(sections) > 6000
 
 

@@ -17,7 +17,8 @@ from ..core import kernels
 
 #: kernel names in dependency order: each may call only the ones before it
 ORDER = ("pwe", "we", "n_star", "expected", "objective", "_knots", "_below", "_above",
-         "special_walk")
+         "special_walk", "k_factor", "bonus_eligible", "plus_known", "peak_before",
+         "peak_after", "absolute_floor", "peak_floor", "olm_floor", "lowered")
 
 
 def _compile() -> dict[str, Any]:
@@ -37,3 +38,12 @@ we = KERNELS["we"]
 n_star = KERNELS["n_star"]
 expected = KERNELS["expected"]
 special_walk = KERNELS["special_walk"]
+k_factor = KERNELS["k_factor"]
+bonus_eligible = KERNELS["bonus_eligible"]
+plus_known = KERNELS["plus_known"]
+peak_before = KERNELS["peak_before"]
+peak_after = KERNELS["peak_after"]
+absolute_floor = KERNELS["absolute_floor"]
+peak_floor = KERNELS["peak_floor"]
+olm_floor = KERNELS["olm_floor"]
+lowered = KERNELS["lowered"]

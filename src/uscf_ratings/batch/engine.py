@@ -1,11 +1,12 @@
-"""The batch path: many sections as arrays, Steps 3 to 5 compiled and run on all cores.
+"""The batch path: many sections as arrays, Steps 1 to 5 and the floors compiled.
 
-``pack`` turns sections into flat arrays with the reference pipeline's own functions for
-what depends on the rules (Steps 1 and 2, the formula choice, K, bonus eligibility and the
-floors, which do not depend on the result); ``rate_packed`` then runs Steps 3, 4 and 5 and
-the floors with the compiled kernels of core/kernels.py, one section per task. It gives
-the reference path's post-event ratings (a test holds it to 1e-9); it does not build the
-explanations, which is what makes the reference path slower.
+``pack`` lays sections out as columns (batch/layout.py: Python reads each player once,
+and compiled kernels built from core/kernels.py give N', the formula choice, S, K, bonus
+eligibility, the history and the floors); ``rate_packed`` then runs Steps 3, 4 and 5 and
+the floors, one section per task on all cores. ``rate_outcomes`` does the same for one
+section and builds the states the office stores. Both give the reference path's numbers
+(a test holds them to 1e-9); they do not build the explanations, which is what makes the
+reference path slower.
 """
 
 from __future__ import annotations
@@ -13,28 +14,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.formulas import k_factor
-from ..core.kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, PRIOR_NONE
+from ..core.kernels import OLM_GAMES, UNKNOWN
 from ..core.model import Rating, Section, System
-from ..core.pipeline import collect_games, merge_entrants, section_systems
 from ..core.results import Outcome
-from ..core.rules import rules_for
-from ..core.steps import (
-    Prior,
-    bonus_threshold_for,
-    finish_state,
-    floors_for,
-    history_after,
-    is_special,
-    prior_for,
-)
 from ..core.validate import check_section
-from .compiled import expected, special_walk
+from .compiled import expected, peak_after, special_walk
+from .layout import Columns, Layout, prepare
 
 STEP_FLOOR = 100.0
 
@@ -64,72 +55,22 @@ class Packed:
 
 def pack(sections: Sequence[Section]) -> Packed:
     """Lay out sections for :func:`rate_packed` (Swiss and round-robin sections)."""
-    layout = _Layout(keep=False)
+    layout = Layout()
     for index, section in enumerate(sections):
         check_section(section)
         layout.add(index, section)
-    return layout.packed()
+    return _packed(layout.columns())[0]
 
 
-class _Layout:
-    """Rows being laid out, and (``keep``) what :func:`rate_outcomes` needs to build each
-    player's state after the event: the prior, the history and the floor."""
-
-    #: the per-row numbers, in the order of ``_Layout.rows``'s tuples
-    COLUMNS = ("r0", "n_eff", "n0", "special", "prior", "score", "k", "bonus", "floor")
-
-    def __init__(self, keep: bool):
-        self.rows: list[tuple[float, ...]] = []
-        self.section_rows: list[tuple[int, int]] = []
-        self.game_start: list[int] = [0]
-        self.game_opponent: list[int] = []
-        self.keys: list[tuple[int, int, System]] = []
-        self.kept: list[tuple[Prior, Rating | None, float]] | None = [] if keep else None
-
-    def add(self, index: int, section: Section) -> None:
-        """One section (checked by the caller), in every system it is rated in."""
-        rules = rules_for(section.start_date)
-        systems = section_systems(section, rules)
-        entrants = merge_entrants(section.players)
-        games = collect_games(entrants)
-        dual = System.R in systems and System.Q in systems
-        # what does not depend on the system, once per player: S and bonus eligibility
-        played = [(g, math.fsum(x.score for x in g), bonus_threshold_for(g, rules))
-                  for g in games]
-        rows, kept, opponents = self.rows, self.kept, self.game_opponent
-        for system in systems:
-            first = len(self.keys)
-            dual_rating = dual and system is System.R
-            for e, (g, score, threshold) in zip(entrants, played):
-                prior = prior_for(e, system, rules, section)
-                rating = prior.rating
-                state = None
-                floor = k = 0.0
-                if g:
-                    state = history_after(prior, g, section)
-                    floor = floors_for(prior, g, state, system, rules).floor
-                    k = k_factor(prior.n_eff, len(g), section.k,
-                                 dual_rating=prior.r0 if dual_rating else None)
-                    opponents.extend([first + x.opponent for x in g])
-                rows.append((
-                    prior.r0, prior.n_eff, rating is None and prior.n == 0, is_special(prior),
-                    PRIOR_NONE if rating is None else PRIOR_ALL_WINS if rating.all_wins
-                    else PRIOR_ALL_LOSSES if rating.all_losses else PRIOR_NONE,
-                    score, k, math.nan if threshold is None else threshold, floor))
-                self.game_start.append(len(opponents))
-                self.keys.append((index, e.first.pair, system))
-                if kept is not None:
-                    kept.append((prior, state, floor))
-            self.section_rows.append((first, len(self.keys)))
-
-    def packed(self) -> Packed:
-        columns = np.array(self.rows, dtype=np.float64).reshape(-1, len(self.COLUMNS)).T.copy()
-        r0, n_eff, n0, special, prior, score, k, bonus, floor = columns
-        return Packed(
-            np.asarray(self.section_rows, dtype=np.int64).reshape(-1, 2), r0, n_eff,
-            n0.astype(np.bool_), special.astype(np.bool_), prior.astype(np.int64), score, k,
-            bonus, floor, np.asarray(self.game_start, dtype=np.int64),
-            np.asarray(self.game_opponent, dtype=np.int64), tuple(self.keys))
+def _packed(columns: Columns) -> tuple[Packed, NDArray[np.float64]]:
+    """The packed rows, and each row's history after the event (layout.AFTER)."""
+    rows, after, opponent_row = prepare(columns.groups, columns.before, columns.game_start,
+                                        columns.game_opponent, columns.game_score)
+    r0, n_eff, n0, special, prior, score, k, bonus, floor = rows.T.copy()
+    section_rows = columns.groups[:, :2].astype(np.int64)
+    return Packed(section_rows, r0, n_eff, n0.astype(np.bool_), special.astype(np.bool_),
+                  prior.astype(np.int64), score, k, bonus, floor, columns.game_start,
+                  opponent_row, columns.keys), after
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
@@ -137,24 +78,47 @@ def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
     through Steps 1-5 and the floors: the numbers the office stores, equal to those of
     :func:`.pipeline.rate_section` (a test holds them to 1e-9), without its explanations.
 
-    The compiled kernel rates; Steps 1 and 2, the history and the floors come from the
-    core's own functions, as in :func:`pack`."""
-    layout = _Layout(keep=True)
+    Python reads the players (batch/layout.py); the compiled kernels, built from the
+    core's own, do the rest."""
+    layout = Layout()
     layout.add(0, section)
-    assert layout.kept is not None
-    p = layout.packed()
+    columns = layout.columns()
+    p, after = _packed(columns)
     post = _rate_serial(p.section_rows, p.r0, p.n_eff, p.unrated_n0, p.special, p.prior,
                         p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
     out = []
-    for (_, pair, system), (prior, state, floor), final in zip(layout.keys, layout.kept,
-                                                               post.tolist()):
-        if state is None or math.isnan(final):
+    end = section.end_date
+    for (_, pair, system), rating, final, floor, history in zip(
+            columns.keys, columns.ratings, post.tolist(), p.floor.tolist(), after.tolist()):
+        if math.isnan(final):  # no rated game
             continue
-        rating = prior.rating
+        games, wins, draws, losses, events3, above, peak = history
+        games = int(games)
+        state = _state_after(rating, final, games, end, int(wins), int(draws), int(losses),
+                             int(events3), int(above), peak_after(peak, games, final))
         out.append(Outcome(pair, system, None if rating is None else rating.rating,
-                           None if rating is None else rating.games, final, state.games,
-                           floor, finish_state(state, final)))
+                           None if rating is None else rating.games, final, games, floor,
+                           state))
     return tuple(out)
+
+
+def _known(count: int) -> int | None:
+    return None if count == UNKNOWN else count
+
+
+def _state_after(rating: Rating | None, final: float, games: int, end: date, wins: int,
+                 draws: int, losses: int, events3: int, above: int, peak: float) -> Rating:
+    """The state the office stores: core.steps.finish_state of core.steps.history_after,
+    from the compiled history."""
+    olm = (rating is not None and rating.olm) or above >= OLM_GAMES
+    peak_or_none = None if math.isnan(peak) else peak
+    if rating is None:
+        return Rating(final, games, end, wins, draws, losses, events3, peak_or_none,
+                      olm=olm, games_above_2200=above)
+    return Rating(final, games, end, _known(wins), _known(draws), _known(losses),
+                  _known(events3), peak_or_none, rating.floor, rating.floor_lowered_from,
+                  rating.floor_lowered_to, olm, _known(above), rating.match_changes,
+                  rating.games_known)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -251,8 +215,14 @@ def _rate_serial(section_rows: NDArray[np.int64], r0: NDArray[np.float64],
     return post
 
 
+#: below this many (section, system) groups one thread rates them: waking the other
+#: threads costs more than they save, and much more when another process holds the cores
+PARALLEL_FROM = 8
+
+
 def rate_packed(packed: Packed) -> NDArray[np.float64]:
     """Post-event ratings of every row (NaN for a player with no rated game)."""
-    return _rate(packed.section_rows, packed.r0, packed.n_eff, packed.unrated_n0,
+    rate = _rate if packed.section_rows.shape[0] >= PARALLEL_FROM else _rate_serial
+    return rate(packed.section_rows, packed.r0, packed.n_eff, packed.unrated_n0,
                  packed.special, packed.prior, packed.score, packed.k, packed.bonus,
                  packed.floor, packed.game_start, packed.game_opponent)

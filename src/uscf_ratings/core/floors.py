@@ -1,16 +1,27 @@
-"""Rating floors applied to final ratings (section 5 of the 2025 text)."""
+"""Rating floors applied to final ratings (section 5 of the 2025 text).
+
+The arithmetic is in kernels.py, shared with the compiled path; these take and give None
+for a floor that does not apply.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from .formulas import round_half_up
+from . import kernels
+from .kernels import ABSOLUTE_FLOOR, ABSOLUTE_FLOOR_CAP, OLM_FLOOR, OLM_GAMES
 
-ABSOLUTE_FLOOR = 100.0  #: "No rating can be lower than the absolute rating floor."
-ABSOLUTE_FLOOR_CAP = 150.0
-PEAK_FLOOR_LEVELS = tuple(float(level) for level in range(1200, 2200, 100))  # 1200..2100
-OLM_FLOOR = 2200.0
-OLM_GAMES = 300  #: rated games with an established rating above 2200
+__all__ = ["ABSOLUTE_FLOOR", "ABSOLUTE_FLOOR_CAP", "OLM_FLOOR", "OLM_GAMES", "Floors",
+           "absolute_floor", "lowered", "olm_floor", "peak_floor"]
+
+
+def _none(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _nan(value: float | None) -> float:
+    return math.nan if value is None else value
 
 
 def absolute_floor(wins: int, draws: int, events3: int) -> float:
@@ -19,7 +30,7 @@ def absolute_floor(wins: int, draws: int, events3: int) -> float:
     >>> absolute_floor(3, 1, 10)
     124.0
     """
-    return min(ABSOLUTE_FLOOR + 4 * wins + 2 * draws + events3, ABSOLUTE_FLOOR_CAP)
+    return kernels.absolute_floor(wins, draws, events3)
 
 
 def peak_floor(peak: float | None) -> float | None:
@@ -29,23 +40,28 @@ def peak_floor(peak: float | None) -> float | None:
     >>> peak_floor(1941), peak_floor(1999.51), peak_floor(1388)
     (1700.0, 1800.0, None)
     """
-    if peak is None:
-        return None
-    basis = round_half_up(peak) - 200
-    levels = [level for level in PEAK_FLOOR_LEVELS if level <= basis]
-    return levels[-1] if levels else None
+    return None if peak is None else _none(kernels.peak_floor(peak))
+
+
+def olm_floor(regular: bool, olm: bool, games_above_2200: int | None) -> float | None:
+    """2200 for the Regular rating of an Original Life Master or of a player with 300
+    games while established above 2200; an unknown count gives no credit.
+
+    >>> olm_floor(True, False, 300), olm_floor(False, True, None)
+    (2200.0, None)
+    """
+    above = kernels.UNKNOWN if games_above_2200 is None else games_above_2200
+    return _none(kernels.olm_floor(regular, olm, above))
 
 
 def lowered(floor: float | None, lowered_from: float | None, lowered_to: float | None) -> float | None:
     """A computed floor after an office lowered it (section 7, rule 4): a floor no higher
     than the one lowered is held to the lowered value.
 
-    >>> lowered(1800, 1800, 1700), lowered(1900, 1800, 1700), lowered(1800, None, None)
-    (1700, 1900, 1800)
+    >>> lowered(1800.0, 1800.0, 1700.0), lowered(1900.0, 1800.0, 1700.0), lowered(1800.0, None, None)
+    (1700.0, 1900.0, 1800.0)
     """
-    if floor is None or lowered_from is None or lowered_to is None or floor > lowered_from:
-        return floor
-    return lowered_to
+    return _none(kernels.lowered(_nan(floor), _nan(lowered_from), _nan(lowered_to)))
 
 
 @dataclass(frozen=True)

@@ -88,12 +88,8 @@ def k_factor(
     >>> round(k_factor(6, 6), 2), k_factor(6, 4, KFactor.HALF)
     (66.67, 50.0)
     """
-    numerator = 800.0
-    if dual_rating is not None and dual_rating > 2200:
-        numerator = 800 * (6.5 - 0.0025 * dual_rating) if dual_rating < 2500 else 200.0
-    if kind is KFactor.HALF:
-        return (numerator / 2) / (n_eff + m / 2)
-    return numerator / (n_eff + m)
+    return kernels.k_factor(n_eff, m, kind is KFactor.HALF,
+                            math.nan if dual_rating is None else dual_rating)
 
 
 @dataclass(frozen=True)
@@ -136,10 +132,5 @@ def standard_rating(
 def bonus_eligible(games_per_opponent: Sequence[int], m3_needs_distinct: bool) -> bool:
     """Section 4.2: m >= 3 and no opponent met more than twice; from the 2024 text, with
     m = 3 no opponent met more than once."""
-    m = sum(games_per_opponent)
-    if m < 3:
-        return False
-    most = max(games_per_opponent)
-    if m == 3 and m3_needs_distinct:
-        return most <= 1
-    return most <= 2
+    return kernels.bonus_eligible(sum(games_per_opponent), max(games_per_opponent, default=0),
+                                  m3_needs_distinct)

@@ -129,7 +129,7 @@ def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, sc
                 mm = za
                 continue
             step = mm - fm * (mm - za) / (fm - fza)
-            mm = za if step < za else step
+            mm = max(step, za)
         elif fm < -EPSILON:  # step 3: walk up to the smallest knot above M
             b = _above(knots, q, mm)
             if b == q:
@@ -140,7 +140,7 @@ def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, sc
                 mm = zb
                 continue
             step = mm - fm * (zb - mm) / (fzb - fm)
-            mm = zb if step > zb else step
+            mm = min(step, zb)
         else:
             break
 
@@ -162,3 +162,96 @@ def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, sc
             mm = r0
     capped = mm > SPECIAL_CAP
     return (SPECIAL_CAP if capped else mm), p, moved, r0_adj, s_adj, capped
+
+
+# --- K, the history counts and the floors (sections 4.2 and 5) ------------------------------
+# Optional values take a plain form here: NaN for a missing rating or floor, UNKNOWN for
+# a history count the source did not give. The model's None is converted at the edges
+# (formulas.py, floors.py, steps.py).
+
+UNKNOWN = -1  #: a history count that is not known
+ABSOLUTE_FLOOR = 100.0  #: "No rating can be lower than the absolute rating floor."
+ABSOLUTE_FLOOR_CAP = 150.0
+PEAK_FLOOR_LOWEST, PEAK_FLOOR_HIGHEST = 1200.0, 2100.0  #: the levels 1200, 1300, ..., 2100
+OLM_FLOOR = 2200.0
+OLM_GAMES = 300  #: rated games with an established rating above 2200
+ESTABLISHED_AFTER = 25  #: "established" means based on more than 25 games
+
+
+def k_factor(n_eff: float, m: int, half: bool, dual_rating: float) -> float:
+    """K of section 4.2: 800/(N' + m), or the 2004 page's half K, 400/(N' + m/2).
+
+    ``dual_rating`` is the pre-event rating for the Regular rating of a dual-rated event
+    (above 2200 the numerator is 800(6.5 - 0.0025R), and 200 from 2500), else NaN."""
+    numerator = 800.0
+    if dual_rating > 2200.0:  # False for NaN
+        numerator = 800.0 * (6.5 - 0.0025 * dual_rating) if dual_rating < 2500.0 else 200.0
+    if half:
+        return (numerator / 2.0) / (n_eff + m / 2.0)
+    return numerator / (n_eff + m)
+
+
+def bonus_eligible(m: int, most: int, m3_needs_distinct: bool) -> bool:
+    """Section 4.2: m >= 3 rated games and no opponent met more than twice (``most`` is the
+    most games against one opponent); from the 2024 text, with m = 3 none met twice."""
+    if m < 3:
+        return False
+    if m == 3 and m3_needs_distinct:
+        return most <= 1
+    return most <= 2
+
+
+def plus_known(before: int, here: int) -> int:
+    """A history count after the event; an unknown count stays unknown."""
+    return UNKNOWN if before == UNKNOWN else before + here
+
+
+def peak_before(peak: float, rating: float, games: int) -> float:
+    """The highest established rating attained before this event (NaN: none): the
+    recorded peak, or the pre-event rating if established and higher."""
+    if games > ESTABLISHED_AFTER and not math.isnan(rating):
+        return rating if math.isnan(peak) else max(peak, rating)
+    return peak
+
+
+def peak_after(peak: float, games_after: int, final: float) -> float:
+    """The peak once the event is rated: the new rating counts if now established."""
+    if games_after > ESTABLISHED_AFTER:
+        return final if math.isnan(peak) else max(peak, final)
+    return peak
+
+
+def absolute_floor(wins: int, draws: int, events3: int) -> float:
+    """AF = min(100 + 4 N_W + 2 N_D + N_R, 150), section 5."""
+    return min(ABSOLUTE_FLOOR + 4 * wins + 2 * draws + events3, ABSOLUTE_FLOOR_CAP)
+
+
+def peak_floor(peak: float) -> float:
+    """The floor from the peak (NaN: none), section 5: round the peak, subtract 200, and
+    take the level at or just below among 1200, 1300, ..., 2100.
+
+    Rounding is half up: floor(x + 0.5) is exact for ratings (x + 0.5 needs no rounding
+    below 2^52) and equals rounding x's shortest decimal, as formulas.round_half_up does."""
+    if math.isnan(peak):
+        return math.nan
+    basis = math.floor(peak + 0.5) - 200.0
+    if basis < PEAK_FLOOR_LOWEST:
+        return math.nan
+    return min(PEAK_FLOOR_HIGHEST, 100.0 * math.floor(basis / 100.0))
+
+
+def olm_floor(regular: bool, olm: bool, games_above_2200: int) -> float:
+    """2200 for the Regular rating of an Original Life Master, or of a player with 300
+    rated games while established above 2200, section 5 (NaN: none)."""
+    if regular and (olm or games_above_2200 >= OLM_GAMES):
+        return OLM_FLOOR
+    return math.nan
+
+
+def lowered(floor: float, lowered_from: float, lowered_to: float) -> float:
+    """A computed floor after an office lowered it (section 7, rule 4): a floor no higher
+    than the one lowered is held to the lowered value (NaN: none)."""
+    if math.isnan(floor) or math.isnan(lowered_from) or math.isnan(lowered_to) \
+            or floor > lowered_from:
+        return floor
+    return lowered_to

@@ -79,8 +79,8 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
         notes: tuple[str, ...] = ()
         if final < floors.floor:
             lowered = floors.floor - 100
-            notes = (f"below the floor of {floors.floor:g}: treated as a request to lower it "
-                     f"to {lowered:g} (section 7), granted here",)
+            notes = ((f"below the floor of {floors.floor:g}: treated as a request to lower "
+                      f"it to {lowered:g} (section 7), granted here"),)
             final = max(final, lowered)
             state = replace(state, floor_lowered_from=floors.floor, floor_lowered_to=lowered,
                             floor=None if state.floor is None else min(state.floor, lowered))

@@ -21,7 +21,7 @@ from dataclasses import replace
 from .foreign import rate_foreign
 from .formulas import k_factor
 from .match import rate_match
-from .model import PLAYED_CODES, SCORE, Player, Section, SectionType, System
+from .model import SCORE, Player, Section, SectionType, System
 from .results import PlayerResult, RatingResult, SectionResult, StepResult
 from .rules import RuleSet, rules_for
 from .steps import (
@@ -101,15 +101,28 @@ def merge_entrants(players: Sequence[Player]) -> tuple[Entrant, ...]:
     return tuple(Entrant(i, tuple(rows)) for i, rows in enumerate(order))
 
 
+def rated_games(entrants: Sequence[Entrant]) -> list[tuple[list[int], list[float]]]:
+    """Each entrant's rated games (W, L, D), from its own rows: the opponents' entrant
+    indexes and the scores."""
+    index = {p.pair: e.index for e in entrants for p in e.rows}
+    out = []
+    for e in entrants:
+        opponents: list[int] = []
+        scores: list[float] = []
+        for p in e.rows:
+            for r in p.results:
+                score = SCORE.get(r.code)  # None unless played: Result.played, inlined
+                if score is not None and r.opponent is not None:
+                    opponents.append(index[r.opponent])
+                    scores.append(score)
+        out.append((opponents, scores))
+    return out
+
+
 def collect_games(entrants: Sequence[Entrant]) -> tuple[tuple[Game, ...], ...]:
     """Each entrant's rated games (W, L, D), from its own rows."""
-    index = {p.pair: e.index for e in entrants for p in e.rows}
-    return tuple(
-        tuple(Game(index[r.opponent], SCORE[r.code])
-              for p in e.rows for r in p.results
-              if r.code in PLAYED_CODES and r.opponent is not None)  # Result.played, inlined
-        for e in entrants
-    )
+    return tuple(tuple(map(Game, opponents, scores))
+                 for opponents, scores in rated_games(entrants))
 
 
 def rate_system(section: Section, rules: RuleSet, system: System,

@@ -7,12 +7,14 @@ matches (section 7) and :mod:`.foreign` for foreign FIDE events (section 6).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import floors as floor_rules
+from . import kernels
 from .formulas import bonus_eligible, effective_games, standard_rating
 from .initial import Initial, initial_rating
 from .model import Player, Rating, Section, System
@@ -58,13 +60,18 @@ class Prior:
         return self.rating is None
 
 
-def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section) -> Prior:
-    """Steps 1 and 2 for one player."""
+def rating_of(entrant: Entrant, system: System) -> Rating | None:
+    """The player's pre-event rating in ``system``: from the first of its rows that has
+    one (a member entered twice is one player)."""
     rows = entrant.rows
     if len(rows) == 1:  # the usual case, without the generator
-        rating = rows[0].ratings.get(system)
-    else:
-        rating = next((p.ratings[system] for p in rows if system in p.ratings), None)
+        return rows[0].ratings.get(system)
+    return next((p.ratings[system] for p in rows if system in p.ratings), None)
+
+
+def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section) -> Prior:
+    """Steps 1 and 2 for one player."""
+    rating = rating_of(entrant, system)
     if rating is not None:
         return Prior(rating, None, rating.rating, rating.games,
                      effective_games(rating.games, rating.rating))
@@ -141,10 +148,11 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
     r = prior.rating
     wins, draws, losses = _tally(games)
     m = len(games)
+    events3 = 1 if m >= 3 else 0
     if r is None:  # an unrated player's history starts here
         return Rating(prior.r0, prior.n + m, section.end_date, wins, draws, losses,
-                      1 if m >= 3 else 0, games_above_2200=0)
-    above_2200 = r.established and r.rating > 2200
+                      events3, games_above_2200=0)
+    above_2200 = m if r.established and r.rating > 2200 else 0
     return Rating(
         rating=prior.r0,
         games=prior.n + m,
@@ -152,13 +160,13 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         wins=_add(r.wins, wins),
         draws=_add(r.draws, draws),
         losses=_add(r.losses, losses),
-        events3=_add(r.events3, 1 if m >= 3 else 0),
-        peak=_peak(r),
+        events3=_add(r.events3, events3),
+        peak=_none(kernels.peak_before(_nan(r.peak), r.rating, r.games)),
         floor=r.floor,
         floor_lowered_from=r.floor_lowered_from,
         floor_lowered_to=r.floor_lowered_to,
         olm=r.olm,
-        games_above_2200=_add(r.games_above_2200, m if above_2200 else 0),
+        games_above_2200=_add(r.games_above_2200, above_2200),
         match_changes=r.match_changes,
         games_known=r.games_known,
     )
@@ -180,12 +188,12 @@ def _add(before: int | None, here: int) -> int | None:
     return None if before is None else before + here
 
 
-def _peak(r: Rating | None) -> float | None:
-    """The highest established rating attained before this event."""
-    if r is None:
-        return None
-    candidates = [x for x in (r.peak, r.rating if r.established else None) if x is not None]
-    return max(candidates) if candidates else None
+def _none(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _nan(value: float | None) -> float:
+    return math.nan if value is None else value
 
 
 def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: System,
@@ -204,9 +212,7 @@ def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: Syste
             draws + ((r.draws or 0) if r else 0),
             (1 if len(games) >= 3 else 0) + ((r.events3 or 0) if r else 0),
         )
-    olm = None
-    if system is System.R and (state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES):
-        olm = floor_rules.OLM_FLOOR
+    olm = floor_rules.olm_floor(system is System.R, state.olm, state.games_above_2200)
     peak = floor_rules.peak_floor(state.peak)
     low_from, low_to = state.floor_lowered_from, state.floor_lowered_to
     return floor_rules.Floors(absolute, floor_rules.lowered(peak, low_from, low_to),
@@ -215,9 +221,7 @@ def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: Syste
 
 def finish_state(state: Rating, final: float) -> Rating:
     """Set the final rating, the peak and the OLM title in the state after the event."""
-    peak = state.peak
-    if state.games > 25:  # established after the event: the new rating may be a new peak
-        peak = final if peak is None else max(peak, final)
+    peak = _none(kernels.peak_after(_nan(state.peak), state.games, final))
     olm = state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES
     # Built field by field rather than with dataclasses.replace, which costs three times
     # as much: the office builds one of these for every rated player.
@@ -225,4 +229,3 @@ def finish_state(state: Rating, final: float) -> Rating:
                   state.events3, peak, state.floor, state.floor_lowered_from,
                   state.floor_lowered_to, olm, state.games_above_2200, state.match_changes,
                   state.games_known)
-

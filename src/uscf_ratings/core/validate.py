@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .model import PLAYED_CODES, RESULT_CODES, Player, Section, SectionType
+from .model import PLAYED_CODES, RESULT_CODES, Player, Result, Section, SectionType
 
 MIRROR = {"W": "L", "L": "W", "D": "D"}
+_PLAYED = frozenset(PLAYED_CODES)  #: for membership tests, once per result
 MAX_RATING = 3500.0
 
 
@@ -73,28 +74,33 @@ def check_section(section: Section) -> None:
                 add(player, None, f"{system} rating {rating.rating:g} is outside 0..{MAX_RATING:g}")
             if rating.games < 0:
                 add(player, None, f"{system} games (N) {rating.games} is negative")
-        rounds = Counter(r.round for r in player.results)
         if section.type is not SectionType.ROUND_ROBIN:
-            for rnd, count in rounds.items():
-                if count > 1:
-                    add(player, rnd, f"{count} results given for one round")
+            rounds = [r.round for r in player.results]
+            if len(set(rounds)) != len(rounds):
+                for rnd, count in Counter(rounds).items():
+                    if count > 1:
+                        add(player, rnd, f"{count} results given for one round")
         for result in player.results:
-            cell = f"'{result.code}{result.opponent or ''}'"
-            if result.code not in RESULT_CODES:
+            code, opponent = result.code, result.opponent
+            if code in _PLAYED and opponent is not None and opponent != player.pair \
+                    and opponent in by_pair:
+                continue  # the usual cell: a game against a player of the section
+            cell = f"'{code}{opponent or ''}'"
+            if code not in RESULT_CODES:
                 add(player, result.round, f"result {cell} is not one of "
                     + ", ".join(RESULT_CODES))
                 continue
-            if result.code not in PLAYED_CODES:
-                if result.opponent is not None and result.opponent not in by_pair:
-                    add(player, result.round, f"result {cell} names pair {result.opponent}, "
+            if code not in PLAYED_CODES:
+                if opponent is not None and opponent not in by_pair:
+                    add(player, result.round, f"result {cell} names pair {opponent}, "
                         "which is not in the section")
                 continue
-            if result.opponent is None:
+            if opponent is None:
                 add(player, result.round, f"result {cell} needs the opponent's pair number")
-            elif result.opponent == player.pair:
+            elif opponent == player.pair:
                 add(player, result.round, f"result {cell} names the player's own pair number")
-            elif result.opponent not in by_pair:
-                add(player, result.round, f"result {cell} names pair {result.opponent}, "
+            else:
+                add(player, result.round, f"result {cell} names pair {opponent}, "
                     "which is not in the section")
     if not problems:
         problems.extend(_mirror_problems(section, label))
@@ -123,19 +129,24 @@ def _mirror_problems(section: Section, label: str) -> list[Problem]:
                     f"{count} game(s) '{code}{b}' but pair {b}'s row has {mirrored} "
                     f"'{MIRROR[code]}{a}'"))
         return problems
+    first_in_round: dict[tuple[int, int], Result] = {}
     for p in section.players:
         for r in p.results:
-            if r.code not in PLAYED_CODES or r.opponent is None:
+            first_in_round.setdefault((p.pair, r.round), r)
+    for p in section.players:
+        for r in p.results:
+            if r.code not in _PLAYED or r.opponent is None:
                 continue
-            other = by_pair[r.opponent]
-            theirs = [o for o in other.results if o.round == r.round]
+            theirs = first_in_round.get((r.opponent, r.round))
+            if theirs is not None and theirs.code == MIRROR[r.code] and theirs.opponent == p.pair:
+                continue
             expected = f"'{MIRROR[r.code]}{p.pair}'"
-            if not theirs:
+            if theirs is None:
                 problems.append(Problem(label, player_label(p), r.round,
                     f"result '{r.code}{r.opponent}' is not mirrored: pair {r.opponent} has no "
                     f"result in round {r.round} (expected {expected})"))
-            elif theirs[0].code != MIRROR[r.code] or theirs[0].opponent != p.pair:
-                found = f"'{theirs[0].code}{theirs[0].opponent or ''}'"
+            else:
+                found = f"'{theirs.code}{theirs.opponent or ''}'"
                 problems.append(Problem(label, player_label(p), r.round,
                     f"result '{r.code}{r.opponent}' is not mirrored: pair {r.opponent} has "
                     f"{found} (expected {expected})"))

@@ -1,0 +1,240 @@
+"""Sections laid out as columns for the compiled path (batch/engine.py).
+
+Python reads each player once and keeps plain numbers: what the player brings into the
+event in each system (the rating and its history, or Step 1's initial rating from the
+core's initial.py for an unrated player) and the rated games. The compiled
+:func:`prepare` then applies the core's kernels (core/kernels.py) to them: N', the
+formula choice, S, K, bonus eligibility, the history counts after the event and the
+floors of section 5, as core/steps.py does for the reference path. A test holds the two
+paths to the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.initial import initial_rating
+from ..core.kernels import (
+    ABSOLUTE_FLOOR,
+    PRIOR_ALL_LOSSES,
+    PRIOR_ALL_WINS,
+    PRIOR_NONE,
+    UNKNOWN,
+)
+from ..core.model import KFactor, Rating, Section, System
+from ..core.pipeline import merge_entrants, rated_games, section_systems
+from ..core.rules import rules_for
+from ..core.steps import SPECIAL_MAX_GAMES, rating_of
+from .compiled import (
+    absolute_floor,
+    bonus_eligible,
+    k_factor,
+    lowered,
+    n_star,
+    olm_floor,
+    peak_before,
+    peak_floor,
+    plus_known,
+)
+
+#: What a row (a player in one system) brings into the event, in the column order of
+#: ``Layout.before``. Counts are UNKNOWN where the source did not give them, values NaN.
+BEFORE = ("rated", "r0", "n", "wins", "draws", "losses", "events3", "peak", "office_floor",
+          "lowered_from", "lowered_to", "olm", "above_2200")
+#: The rules a (section, system) is rated under, in the column order of ``Layout.groups``.
+GROUP = ("start", "stop", "half_k", "dual_regular", "regular", "absolute_floor",
+         "bonus_threshold", "bonus_m3_distinct")
+#: The history after the event, in the column order of :func:`prepare`'s ``after``; the
+#: peak is the one before the new rating (core.steps.finish_state adds that).
+AFTER = ("games", "wins", "draws", "losses", "events3", "above_2200", "peak")
+
+_NAN = math.nan
+
+
+def _count(value: int | None) -> float:
+    return UNKNOWN if value is None else value
+
+
+def _value(value: float | None) -> float:
+    return _NAN if value is None else value
+
+
+def _before_rated(r: Rating) -> tuple[float, ...]:
+    return (1.0, r.rating, r.games, _count(r.wins), _count(r.draws), _count(r.losses),
+            _count(r.events3), _value(r.peak), _value(r.floor), _value(r.floor_lowered_from),
+            _value(r.floor_lowered_to), 1.0 if r.olm else 0.0, _count(r.games_above_2200))
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Laid-out sections: rows are (section, system, player); games point at rows."""
+
+    groups: NDArray[np.float64]  #: one row per (section, system), columns GROUP
+    before: NDArray[np.float64]  #: one row per player and system, columns BEFORE
+    game_start: NDArray[np.int64]  #: games of row i: game_start[i]:game_start[i + 1]
+    game_opponent: NDArray[np.int64]  #: the opponent's index in its (section, system)
+    game_score: NDArray[np.float64]  #: 1, 0.5 or 0
+    keys: tuple[tuple[int, int, System], ...]  #: (section index, pair, system) per row
+    ratings: tuple[Rating | None, ...]  #: each row's pre-event rating (None: unrated)
+
+
+class Layout:
+    """Rows being laid out, section by section."""
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[float, ...]] = []
+        self.before: list[tuple[float, ...]] = []
+        self.game_start: list[int] = [0]
+        self.game_opponent: list[int] = []
+        self.game_score: list[float] = []
+        self.keys: list[tuple[int, int, System]] = []
+        self.ratings: list[Rating | None] = []
+
+    def add(self, index: int, section: Section) -> None:
+        """One section (checked by the caller), in every system it is rated in."""
+        rules = rules_for(section.start_date)
+        systems = section_systems(section, rules)
+        entrants = merge_entrants(section.players)
+        games = rated_games(entrants)
+        dual = System.R in systems and System.Q in systems
+        half = section.k is KFactor.HALF
+        before, keys, ratings = self.before, self.keys, self.ratings
+        opponents, scores, starts = self.game_opponent, self.game_score, self.game_start
+        for system in systems:
+            first = len(keys)
+            self.groups.append((first, first + len(entrants), half, dual and system is System.R,
+                                system is System.R, system in rules.absolute_floor_systems,
+                                rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents))
+            for e, (against, score) in zip(entrants, games):
+                rows = e.rows
+                rating = rows[0].ratings.get(system) if len(rows) == 1 else \
+                    rating_of(e, system)  # the usual case inlined: this runs per player
+                if rating is None:  # Step 1 for an unrated player (core.initial)
+                    initial = initial_rating(e.first, system, rules, section.end_date)
+                    before.append((0.0, initial.rating, initial.games, UNKNOWN, UNKNOWN,
+                                   UNKNOWN, UNKNOWN, _NAN, _NAN, _NAN, _NAN, 0.0, UNKNOWN))
+                else:
+                    before.append(_before_rated(rating))
+                opponents.extend(against)  # the group's own index: prepare adds ``first``
+                scores.extend(score)
+                starts.append(len(opponents))
+                keys.append((index, rows[0].pair, system))
+                ratings.append(rating)
+
+    def columns(self) -> Columns:
+        return Columns(
+            np.array(self.groups, dtype=np.float64).reshape(-1, len(GROUP)),
+            np.array(self.before, dtype=np.float64).reshape(-1, len(BEFORE)),
+            np.array(self.game_start, dtype=np.int64),
+            np.array(self.game_opponent, dtype=np.int64),
+            np.array(self.game_score, dtype=np.float64),
+            tuple(self.keys), tuple(self.ratings))
+
+
+@numba.njit(cache=True, nogil=True)
+def _prepare_row(i: int, group: NDArray[np.float64], before: NDArray[np.float64],
+                 game_start: NDArray[np.int64], game_opponent: NDArray[np.int64],
+                 game_score: NDArray[np.float64], rows: NDArray[np.float64],
+                 after: NDArray[np.float64]) -> None:
+    """Steps 1 and 2's numbers, S, K, bonus eligibility, the history after the event and
+    the floors, for row i (core/steps.py: prior_for, is_special, bonus_threshold_for,
+    history_after, floors_for)."""
+    lo, hi = game_start[i], game_start[i + 1]
+    m = hi - lo
+    wins = draws = most = 0
+    score = 0.0
+    for j in range(lo, hi):
+        s = game_score[j]
+        score += s  # halves and ones: the sum is exact in any order
+        if s == 1.0:
+            wins += 1
+        elif s == 0.5:
+            draws += 1
+        count = 0
+        for t in range(lo, hi):
+            if game_opponent[t] == game_opponent[j]:
+                count += 1
+        most = max(most, count)
+    losses = m - wins - draws
+    events3 = 1 if m >= 3 else 0
+
+    rated = before[i, 0] == 1.0
+    r0, n = before[i, 1], int(before[i, 2])
+    wins0, draws0, losses0 = int(before[i, 3]), int(before[i, 4]), int(before[i, 5])
+    events3_0, above0 = int(before[i, 6]), int(before[i, 12])
+    n_eff = min(float(n), n_star(r0))
+    # Rating.all_wins / all_losses: an unknown count of draws or the other side says none
+    all_wins = rated and wins0 != UNKNOWN and n > 0 and wins0 == n and draws0 <= 0 \
+        and losses0 <= 0
+    all_losses = rated and losses0 != UNKNOWN and n > 0 and losses0 == n and draws0 <= 0 \
+        and wins0 <= 0
+    prior = PRIOR_ALL_WINS if all_wins else PRIOR_ALL_LOSSES if all_losses else PRIOR_NONE
+
+    k = 0.0
+    if m > 0:
+        k = k_factor(n_eff, m, group[2] == 1.0, r0 if group[3] == 1.0 else np.nan)
+    bonus = group[6] if bonus_eligible(m, most, group[7] == 1.0) else np.nan
+
+    if rated:
+        peak = peak_before(before[i, 7], r0, n)
+        above_here = m if (n > 25 and r0 > 2200.0) else 0
+        after[i, 1] = plus_known(wins0, wins)
+        after[i, 2] = plus_known(draws0, draws)
+        after[i, 3] = plus_known(losses0, losses)
+        after[i, 4] = plus_known(events3_0, events3)
+        after[i, 5] = plus_known(above0, above_here)
+    else:  # an unrated player's history starts here
+        peak = np.nan
+        after[i, 1], after[i, 2], after[i, 3], after[i, 4] = wins, draws, losses, events3
+        after[i, 5] = 0
+    after[i, 0] = n + m
+    after[i, 6] = peak
+
+    floor = ABSOLUTE_FLOOR
+    if group[5] == 1.0:  # AF: earlier counts that are unknown give no credit
+        floor = absolute_floor(wins + max(wins0, 0), draws + max(draws0, 0),
+                               events3 + max(events3_0, 0))
+    low_from, low_to = before[i, 9], before[i, 10]
+    olm = olm_floor(group[4] == 1.0, before[i, 11] == 1.0, int(after[i, 5]))
+    for value in (lowered(peak_floor(peak), low_from, low_to), lowered(olm, low_from, low_to),
+                  before[i, 8]):
+        if value > floor:  # noqa: PLR1730 - False for NaN (no such floor); max() is not
+            floor = value
+
+    rows[i, 0] = r0
+    rows[i, 1] = n_eff
+    rows[i, 2] = 1.0 if (not rated and n == 0) else 0.0
+    rows[i, 3] = 1.0 if (n <= SPECIAL_MAX_GAMES or all_wins or all_losses) else 0.0
+    rows[i, 4] = prior
+    rows[i, 5] = score
+    rows[i, 6] = k
+    rows[i, 7] = bonus
+    rows[i, 8] = floor
+
+
+@numba.njit(cache=True, nogil=True)
+def prepare(groups: NDArray[np.float64], before: NDArray[np.float64],
+            game_start: NDArray[np.int64], game_opponent: NDArray[np.int64],
+            game_score: NDArray[np.float64]
+            ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+    """Every row's inputs to Steps 3-5 (columns r0, N', unrated with N = 0, special,
+    prior, S, K, B or NaN, floor), its history after the event (columns AFTER), and each
+    game's opponent as a row."""
+    count = before.shape[0]
+    rows = np.empty((count, 9))
+    after = np.empty((count, 7))
+    opponent_row = np.empty_like(game_opponent)
+    for g in range(groups.shape[0]):
+        first = int(groups[g, 0])
+        for i in range(first, int(groups[g, 1])):
+            for j in range(game_start[i], game_start[i + 1]):
+                opponent_row[j] = first + game_opponent[j]
+            _prepare_row(i, groups[g], before, game_start, opponent_row, game_score, rows,
+                         after)
+    return rows, after, opponent_row
+
