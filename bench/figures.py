@@ -56,8 +56,8 @@ class Sizes:
     scaling_runs: int
     corpus_members: int  #: the in-memory corpus: federation size ...
     corpus_events: int  #: ... and events (1-3 sections each)
-    engine_runs: int  #: rate_packed on the packed corpus
-    pack_runs: int  #: pack, and pack + rate_packed
+    engine_runs: int  #: rate_columns on the laid-out corpus
+    pack_runs: int  #: lay_out, and lay_out + rate_columns
     reference_runs: int  #: rate_section over the corpus
     peer_runs: int
     db_games: int  #: the synthetic year rated by `uscf db rate`
@@ -182,6 +182,15 @@ def batch_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
     return pack, rate_packed
 
 
+def columns_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+    """lay_out (Python: sections read into columns) and rate_columns (compiled)."""
+    try:
+        from uscf_ratings.batch.engine import lay_out, rate_columns
+    except ImportError:
+        return None
+    return lay_out, rate_columns
+
+
 @dataclass
 class Year:
     """A synthetic year of events, written as event JSON files for `uscf db rate`."""
@@ -210,7 +219,7 @@ class Context:
         self.sizes, self.seed, self.quiet, self.keep = sizes, seed, quiet, keep
         self.workdir = Path(tempfile.mkdtemp(prefix="uscf-bench-"))
         self.engine_first_call_s: float | None = None
-        self.end_to_end_s: float | None = None  #: median pack + rate_packed of the corpus
+        self.end_to_end_s: float | None = None  #: median lay_out + rate_columns of the corpus
         self.last_db: str | None = None  #: the database the last `uscf db rate` run filled
         self.timings: dict[str, float] = {}  #: wall time of each figure function
 
@@ -247,6 +256,13 @@ class Context:
         return (f"{len(self.corpus):,} sections ({self.corpus_player_games:,} player-games) of "
                 f"{self.sizes.corpus_events} synthetic events, {self.sizes.corpus_members:,} "
                 f"members")
+
+    @cached_property
+    def columns(self) -> Any:
+        path = columns_path()
+        assert path is not None
+        with ticker("laying out the corpus", quiet=self.quiet):
+            return path[0](self.corpus)
 
     @cached_property
     def packed(self) -> Any:
@@ -431,27 +447,29 @@ def scaling_section_figures(ctx: Context) -> list[Figure]:
 
 
 def engine_figures(ctx: Context) -> list[Figure]:
-    """engine_player_games_per_s: rate_packed on the packed corpus, after the first call."""
+    """engine_player_games_per_s: rate_columns on the laid-out corpus, after the first call."""
     sizes = ctx.sizes
-    batch = batch_path()
-    if batch is None:
+    path = columns_path()
+    if path is None:
         return [Figure("engine_player_games_per_s", None, "player-games/s", 0, "", (">=", 5e6),
                        note=NO_BATCH),
                 Figure("engine_first_call_s", None, "s", 0, "", note=NO_BATCH)]
-    _, rate_packed = batch
+    _, rate_columns = path
     ctx.warm_engine()
-    packed = ctx.packed
-    rate_packed(packed)
-    times = _times(lambda: rate_packed(packed), sizes.engine_runs)
-    games = packed.player_games
-    assert games == ctx.corpus_player_games, "Packed.player_games and player_games() differ"
+    columns = ctx.columns
+    rate_columns(columns)
+    times = _times(lambda: rate_columns(columns), sizes.engine_runs)
+    games = int(columns.game_opponent.shape[0])
+    assert games == ctx.corpus_player_games, "the columns' games and player_games() differ"
     threads = _numba_threads()
     return [
         Figure("engine_player_games_per_s", games / _median(times), "player-games/s",
-               sizes.engine_runs, ctx.describe_corpus() + f"; rate_packed on {threads} threads",
+               sizes.engine_runs, ctx.describe_corpus() + f"; rate_columns on {threads} threads",
                (">=", 5e6), samples=[games / t for t in times],
-               note="timed: Steps 3-5 and the floors' application, compiled; not timed: "
-                    "pack (Steps 1-2, K, bonus eligibility, floor values)"),
+               note="timed, compiled: N', the formula choice, S, K, bonus eligibility, the "
+                    "history and the floors (Step 2 and section 5), then Steps 3-5; not timed: "
+                    "lay_out (the checks, reading the players into columns, and Step 1's "
+                    "initial ratings for unrated players)"),
         Figure("engine_first_call_s", ctx.engine_first_call_s, "s", 1,
                "the first rate_packed call of the process (Numba compiles, or loads its cache)",
                note="excluded from engine_player_games_per_s"),
@@ -459,37 +477,39 @@ def engine_figures(ctx: Context) -> list[Figure]:
 
 
 def pack_figures(ctx: Context) -> list[Figure]:
-    """pack_player_games_per_s and engine_end_to_end_player_games_per_s (pack + rate)."""
+    """pack_player_games_per_s (lay_out) and engine_end_to_end_player_games_per_s
+    (lay_out + rate_columns)."""
     sizes = ctx.sizes
-    batch = batch_path()
-    if batch is None:
+    path = columns_path()
+    if path is None:
         return [Figure(name, None, "player-games/s", 0, "", note=NO_BATCH) for name in
                 ("pack_player_games_per_s", "engine_end_to_end_player_games_per_s")]
-    pack, rate_packed = batch
+    lay_out, rate_columns = path
     ctx.warm_engine()
     sections = ctx.corpus
     games = ctx.corpus_player_games
-    packing, total = [], []
-    bar = ctx.progress("pack + rate_packed of the corpus", sizes.pack_runs, "runs")
+    laying, total = [], []
+    bar = ctx.progress("lay_out + rate_columns of the corpus", sizes.pack_runs, "runs")
     for _ in range(sizes.pack_runs):
         gc.collect()
         start = time.perf_counter()
-        packed = pack(sections)
-        packed_at = time.perf_counter()
-        rate_packed(packed)
+        columns = lay_out(sections)
+        laid_at = time.perf_counter()
+        rate_columns(columns)
         done = time.perf_counter()
-        packing.append(packed_at - start)
+        laying.append(laid_at - start)
         total.append(done - start)
         bar.advance()
     bar.close()
     ctx.end_to_end_s = _median(total)
     return [
-        Figure("pack_player_games_per_s", games / _median(packing), "player-games/s",
-               sizes.pack_runs, ctx.describe_corpus() + "; pack (Python: checks, Steps 1-2, "
-               "K, bonus eligibility, floors)", samples=[games / t for t in packing]),
+        Figure("pack_player_games_per_s", games / _median(laying), "player-games/s",
+               sizes.pack_runs, ctx.describe_corpus() + "; lay_out (Python: the checks, "
+               "reading the players into columns, Step 1 for unrated players)",
+               samples=[games / t for t in laying]),
         Figure("engine_end_to_end_player_games_per_s", games / ctx.end_to_end_s,
-               "player-games/s", sizes.pack_runs, ctx.describe_corpus() + "; pack + rate_packed",
-               samples=[games / t for t in total]),
+               "player-games/s", sizes.pack_runs,
+               ctx.describe_corpus() + "; lay_out + rate_columns", samples=[games / t for t in total]),
     ]
 
 
@@ -528,11 +548,11 @@ def peer_figures(ctx: Context) -> list[Figure]:
     if batch is None:
         return [Figure(f"peer_ratio_{n}", None, "x", 0, "", (">=", 10.0), note=NO_BATCH)
                 for n in names]
-    _, rate_packed = batch
+    _, rate_columns = columns_path()  # type: ignore[misc]
     ctx.warm_engine()
-    packed = ctx.packed
+    packed, columns = ctx.packed, ctx.columns
     games = peer_libraries.peer_games(ctx.corpus, packed)
-    assert games.player_games == packed.player_games
+    assert games.player_games == packed.player_games == columns.game_opponent.shape[0]
     figures, theirs_per_s, end_to_end = [], {}, {}
     for peer in peer_libraries.PEERS:
         reason = peer_libraries.missing(peer.name)
@@ -544,7 +564,7 @@ def peer_figures(ctx: Context) -> list[Figure]:
         ours, theirs = [], []
         bar = ctx.progress(f"peer {peer.name}", sizes.peer_runs, "runs")
         for _ in range(sizes.peer_runs):
-            ours += _times(lambda: rate_packed(packed), 1)
+            ours += _times(lambda: rate_columns(columns), 1)
             state = peer.setup(prepared)
             gc.collect()
             start = time.perf_counter()
@@ -559,7 +579,7 @@ def peer_figures(ctx: Context) -> list[Figure]:
             end_to_end[peer.name] = games.player_games / ctx.end_to_end_s / per_s
         figures.append(Figure(
             f"peer_ratio_{peer.name}", _median(theirs) / _median(ours), "x", sizes.peer_runs,
-            ctx.describe_corpus() + f"; ours: rate_packed; theirs: {peer.calls}", (">=", 10.0),
+            ctx.describe_corpus() + f"; ours: rate_columns; theirs: {peer.calls}", (">=", 10.0),
             samples=[t / o for o, t in zip(ours, theirs)],
             note=f"{peer.name} {peer_libraries.version(peer.name)} computes a different, "
                  f"simpler formula: {peer.formula}"))
@@ -568,7 +588,7 @@ def peer_figures(ctx: Context) -> list[Figure]:
         ctx.describe_corpus() + "; each library's update calls only (inputs built beforehand)"))
     figures.append(Figure(
         "peer_ratio_end_to_end", end_to_end or None, "x", sizes.peer_runs,
-        "as peer_ratio_*, with our pack + rate_packed (Steps 1-5 from Section objects) "
+        "as peer_ratio_*, with our lay_out + rate_columns (Steps 1-5 from Section objects) "
         "against the peers' update calls", note="for information; no target"))
     return figures
 

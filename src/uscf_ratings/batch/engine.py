@@ -25,9 +25,12 @@ from ..core.model import Rating, Section, System
 from ..core.results import Outcome
 from ..core.validate import check_section
 from .compiled import expected, peak_after, special_walk
-from .layout import Columns, Layout, prepare
+from .layout import Columns, Layout, prepare, prepare_parallel
 
 STEP_FLOOR = 100.0
+#: below this many (section, system) groups one thread does the work: waking the other
+#: threads costs more than they save, and much more when another process holds the cores
+PARALLEL_FROM = 8
 
 
 @dataclass(frozen=True)
@@ -53,19 +56,33 @@ class Packed:
         return int(self.game_opponent.shape[0])
 
 
-def pack(sections: Sequence[Section]) -> Packed:
-    """Lay out sections for :func:`rate_packed` (Swiss and round-robin sections)."""
+def lay_out(sections: Sequence[Section]) -> Columns:
+    """Check sections and read their players into columns (Swiss and round-robin
+    sections): the Python part of the batch path."""
     layout = Layout()
     for index, section in enumerate(sections):
         check_section(section)
         layout.add(index, section)
-    return _packed(layout.columns())[0]
+    return layout.columns()
+
+
+def pack(sections: Sequence[Section]) -> Packed:
+    """Lay out sections for :func:`rate_packed`."""
+    return _packed(lay_out(sections))[0]
+
+
+def rate_columns(columns: Columns) -> NDArray[np.float64]:
+    """Post-event ratings of every row of laid-out sections: N', the formula choice, S,
+    K, bonus eligibility and the floors, then Steps 3-5, all compiled."""
+    return rate_packed(_packed(columns)[0])
 
 
 def _packed(columns: Columns) -> tuple[Packed, NDArray[np.float64]]:
     """The packed rows, and each row's history after the event (layout.AFTER)."""
-    rows, after, opponent_row = prepare(columns.groups, columns.before, columns.game_start,
-                                        columns.game_opponent, columns.game_score)
+    run = prepare_parallel if columns.groups.shape[0] >= PARALLEL_FROM else prepare
+    rows, after, opponent_row = run(columns.groups, columns.before, columns.rated,
+                                    columns.game_start, columns.game_opponent,
+                                    columns.game_score)
     r0, n_eff, n0, special, prior, score, k, bonus, floor = rows.T.copy()
     section_rows = columns.groups[:, :2].astype(np.int64)
     return Packed(section_rows, r0, n_eff, n0.astype(np.bool_), special.astype(np.bool_),
@@ -213,11 +230,6 @@ def _rate_serial(section_rows: NDArray[np.int64], r0: NDArray[np.float64],
         _rate_rows(section_rows[s, 0], section_rows[s, 1], r0, n_eff, n0, special, prior,
                    score, k, bonus, floor, game_start, game_opponent, post, step3, step4)
     return post
-
-
-#: below this many (section, system) groups one thread rates them: waking the other
-#: threads costs more than they save, and much more when another process holds the cores
-PARALLEL_FROM = 8
 
 
 def rate_packed(packed: Packed) -> NDArray[np.float64]:

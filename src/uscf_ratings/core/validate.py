@@ -65,6 +65,8 @@ def check_section(section: Section) -> None:
         if count > 1:
             add(None, None, f"pair number {pair} is used {count} times")
     by_pair = {p.pair: p for p in section.players}
+    #: each player's first result in each round, for the mirror check
+    first_in_round: dict[tuple[int, int], Result] = {}
 
     for player in section.players:
         if player.pair < 1:
@@ -81,6 +83,7 @@ def check_section(section: Section) -> None:
                     if count > 1:
                         add(player, rnd, f"{count} results given for one round")
         for result in player.results:
+            first_in_round.setdefault((player.pair, result.round), result)
             code, opponent = result.code, result.opponent
             if code in _PLAYED and opponent is not None and opponent != player.pair \
                     and opponent in by_pair:
@@ -103,16 +106,18 @@ def check_section(section: Section) -> None:
                 add(player, result.round, f"result {cell} names pair {opponent}, "
                     "which is not in the section")
     if not problems:
-        problems.extend(_mirror_problems(section, label))
+        problems.extend(_mirror_problems(section, label, first_in_round))
     if problems:
         raise SectionError(problems)
 
 
-def _mirror_problems(section: Section, label: str) -> list[Problem]:
+def _mirror_problems(section: Section, label: str,
+                     first_in_round: dict[tuple[int, int], Result]) -> list[Problem]:
     """Each played game must be in both players' rows with opposite results.
 
     A round robin may list its games in any order of rounds (real reports list them by
-    opponent column), so there the games are matched as a multiset.
+    opponent column), so there the games are matched as a multiset; elsewhere each game
+    is matched with the opponent's first result in its round (``first_in_round``).
     """
     problems = []
     by_pair = {p.pair: p for p in section.players}
@@ -129,10 +134,6 @@ def _mirror_problems(section: Section, label: str) -> list[Problem]:
                     f"{count} game(s) '{code}{b}' but pair {b}'s row has {mirrored} "
                     f"'{MIRROR[code]}{a}'"))
         return problems
-    first_in_round: dict[tuple[int, int], Result] = {}
-    for p in section.players:
-        for r in p.results:
-            first_in_round.setdefault((p.pair, r.round), r)
     for p in section.players:
         for r in p.results:
             if r.code not in _PLAYED or r.opponent is None:
