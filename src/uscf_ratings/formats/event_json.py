@@ -198,7 +198,7 @@ class _Builder:
             match_changes=tuple(
                 MatchChange(self.date(c["date"], f"{where}.match_changes[{i}].date")
                             or section_start, float(c["change"]))
-                for i, c in enumerate(r.get("match_changes", []))),
+                for i, c in enumerate(r["match_changes"])) if "match_changes" in r else (),
         )
 
 
