@@ -23,7 +23,7 @@ from ..core.rules import rules_for
 from ..core.validate import check_section
 from ..formats.event_json import event_to_json
 from . import schema as t
-from .db import check_schema, make_engine, upgrade, writing
+from .db import Driver, check_schema, make_engine, upgrade, writing
 from .explain import explain_event
 from .members import MemberRecord
 from .run import (
@@ -281,9 +281,10 @@ def _rate_group(c: Connection, first: Event, queue: _EventQueue, batch: _Batch,
     reports: list[EventRated] = []
     games = 0
     event: Event | None = first
+    driver = Driver(c)
     while event is not None:
         try:
-            with c.begin_nested():  # a savepoint: an event that fails is undone alone
+            with driver.savepoint("rate_event"):  # an event that fails is undone alone
                 reports.append(_rate_event(c, event, batch))
         except Exception as error:  # noqa: BLE001 (raised once the events before it commit)
             queue.stop(error)
@@ -336,7 +337,8 @@ def _remove_event(c: Connection, event_id: str) -> None:
 
 def _corrections(c: Connection, event_id: str) -> int | None:
     """A stored event's number of corrections; None if it is not stored."""
-    found = c.execute(select(t.events.c.corrections).where(t.events.c.id == event_id)).first()
+    found = Driver(c).execute("SELECT corrections FROM events WHERE id = ?", (event_id,)
+                              ).fetchone()
     return None if found is None else int(found[0])
 
 

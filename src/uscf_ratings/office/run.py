@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from sqlalchemy import Connection, delete, func, select
+from sqlalchemy import Connection, delete, select
 
 from ..core import floors as floor_rules
 from ..core.model import CfcRating, Event, FideRating, Rating, Section, SectionType, System
@@ -28,6 +28,7 @@ from ..core.pipeline import rate_section
 from ..core.results import Outcome, outcomes_of
 from ..formats.event_json import event_from_dict
 from . import schema as t
+from .db import Driver
 from .store import (
     FloorsSetByHand,
     MemberFacts,
@@ -91,7 +92,7 @@ class Rated:
 
 
 def last_audit_id(c: Connection) -> int:
-    return int(c.execute(select(func.max(t.audit.c.id))).scalar_one() or 0)
+    return int(Driver(c).execute("SELECT max(id) FROM audit").fetchone()[0] or 0)
 
 
 class RatingRun:

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -32,6 +33,7 @@ from ..core.model import MatchChange, Rating, System
 from ..core.results import Outcome
 from ..formats.result_json import rating_state
 from . import schema as t
+from .db import Driver
 from .members import MemberRecord
 
 SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
@@ -54,28 +56,33 @@ def before(table: Any, key: SectionKey, number_column: str = "number") -> Column
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-    """INSERT rows through the driver (the office writes a row per rated player).
-
-    SQLAlchemy's own executemany spends four times as long as SQLite on building each
-    row's parameters; this builds them once, in the table's column order. Dates and
-    times go to SQLite as text in the form SQLAlchemy's types store and read back."""
+    """INSERT rows through the driver (see :class:`.db.Driver`), each a dict by column
+    name; dates and times stored as SQLAlchemy's types store them."""
     if not rows:
         return
-    names = [c.name for c in table.columns if c.name in rows[0]]
-    sqlite = connection.dialect.name == "sqlite"
-    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    sql = (f"INSERT INTO {table.name} ({', '.join(names)}) "
-           f"VALUES ({', '.join([mark] * len(names))})")
-    dated = [n for n in names if isinstance(table.c[n].type, Date | DateTime)] if sqlite else []
-    for n in dated:
-        for row in rows:
-            value = row[n]
-            if value is not None:
-                row[n] = value.isoformat(" ") if isinstance(value, datetime) else \
-                    value.isoformat()
+    driver = Driver(connection)
+    names, dated = _columns_given(table, tuple(rows[0]))
     in_order = itemgetter(*names)
     values = [in_order(row) for row in rows] if len(names) > 1 else [(r[names[0]],) for r in rows]
-    connection.exec_driver_sql(sql, values)
+    if dated and driver.sqlite:
+        values = [tuple(driver.date(v) if i in dated else v for i, v in enumerate(row))
+                  for row in values]
+    driver.executemany(insert_sql(table, names), values)
+
+
+@lru_cache(maxsize=64)
+def _columns_given(table: Table, given: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[int]]:
+    """The columns of ``table`` named in ``given``, in the table's order, and the places
+    among them of the dates and times."""
+    names = tuple(c.name for c in table.columns if c.name in given)
+    dated = frozenset(i for i, n in enumerate(names)
+                      if isinstance(table.c[n].type, Date | DateTime))
+    return names, dated
+
+
+@lru_cache(maxsize=64)
+def insert_sql(table: Table, names: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
 
 
 def now() -> datetime:
@@ -84,9 +91,14 @@ def now() -> datetime:
 
 def audit(connection: Connection, action: str, detail: dict[str, Any]) -> int:
     """Record an operation; returns the id of its row."""
-    result = connection.execute(insert(t.audit).values(
-        at=now(), action=action, detail=json.dumps(detail, sort_keys=True)))
-    return int(result.inserted_primary_key[0])
+    driver = Driver(connection)
+    values = (driver.date(now()), action, json.dumps(detail, sort_keys=True))
+    if driver.sqlite:  # RETURNING needs SQLite 3.35: the row id the driver keeps will do
+        return int(driver.execute(AUDIT_INSERT, values).lastrowid)
+    return int(driver.execute(AUDIT_INSERT + " RETURNING id", values).fetchone()[0])
+
+
+AUDIT_INSERT = "INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)"
 
 
 # --- members ----------------------------------------------------------------------
@@ -144,10 +156,22 @@ class MemberFacts:
     canadian_resident: bool | None
 
 
+#: what :func:`member_facts` reads, in the order of :class:`MemberFacts`'s fields
+FACT_COLUMNS = (t.members.c.birth_date, t.members.c.adult, t.members.c.fide_rating,
+                t.members.c.fide_date, t.members.c.cfc_rating, t.members.c.cfc_date,
+                t.members.c.canadian_resident)
+
+
 def member_facts(connection: Connection, ids: Iterable[str]) -> dict[str, MemberFacts]:
-    rows = connection.execute(select(t.members).where(t.members.c.id.in_(list(ids))))
-    return {r.id: MemberFacts(r.birth_date, r.adult, r.fide_rating, r.fide_date, r.cfc_rating,
-                              r.cfc_date, r.canadian_resident) for r in rows}
+    """The facts of the members among ``ids`` (read through the driver: the rating loop
+    asks once per section)."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    query = (f"SELECT id, {', '.join(c.name for c in FACT_COLUMNS)} FROM members "
+             f"WHERE id IN ({', '.join('?' * len(ids))})")
+    rows = Driver(connection).rows(query, ids, (t.members.c.id, *FACT_COLUMNS))
+    return {row[0]: MemberFacts(*row[1:]) for row in rows}
 
 
 # --- states -----------------------------------------------------------------------
@@ -220,7 +244,6 @@ def event_source(connection: Connection, event_id: str) -> dict[str, Any] | None
 
 #: each system's code; an enum's ``.value`` is a Python-level property, read per row here
 SYSTEM_CODES = {s: s.value for s in System}
-
 
 def outcome_row(event_id: str, number: int, start: date, end: date, member: str,
                 outcome: Outcome) -> dict[str, Any]:
