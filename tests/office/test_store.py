@@ -1,16 +1,77 @@
 """The office's rows written and read through the driver (office/store.py, office/db.py)
-are those SQLAlchemy writes and reads."""
+are those SQLAlchemy writes and reads; the state JSON is the text json.dumps gives."""
 
 from __future__ import annotations
 
+import json
+import math
 from datetime import date, datetime
 
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
+from uscf_ratings.core.model import MatchChange, Rating
+from uscf_ratings.formats.result_json import rating_state
 from uscf_ratings.office import schema
 from uscf_ratings.office.db import Driver
 from uscf_ratings.office.office import Office
-from uscf_ratings.office.store import audit, insert_rows, member_facts
+from uscf_ratings.office.run import outcomes
+from uscf_ratings.office.store import audit, insert_rows, member_facts, state_json
+from uscf_ratings.synthetic import events as synthetic_events
+from uscf_ratings.synthetic import federation
+
+
+def json_of(state: Rating) -> str:
+    """The text the office stored before state_json."""
+    return json.dumps(rating_state(state))
+
+
+def test_state_json_is_the_text_of_json_dumps_for_the_states_of_a_year() -> None:
+    """Every state the lean path gives when the synthetic events are rated (unrated
+    players, established ones, peaks, floors), and each read back from its JSON."""
+    states = [o.state_after
+              for event in synthetic_events(federation(3000, 11), 60, 11, sizes=(4, 60))
+              for section in event.sections for o in outcomes(section)]
+    assert len(states) > 3000
+    assert len({json_of(s) for s in states}) > 3000
+    for state in states:
+        assert state_json(state) == json_of(state)
+        again = Rating(**json.loads(state_json(state)) | {"date": state.date})
+        assert state_json(again) == json_of(again)
+
+
+def test_state_json_of_the_unusual_fields() -> None:
+    state = Rating(1500.25, 30, date(2026, 1, 3), 10, 5, 15, 4, 1612.5, 1400.0, 1500.0,
+                   1300.0, True, 12, (MatchChange(date(2025, 12, 1), 54.5),
+                                      MatchChange(date(2026, 1, 2), -3.0)), False)
+    assert state_json(state) == json_of(state)
+    assert json.loads(state_json(state))["match_changes"][1] == {"date": "2026-01-02",
+                                                                 "change": -3.0}
+
+
+numbers = st.one_of(st.integers(-10**20, 10**20), st.floats(allow_nan=True, allow_infinity=True),
+                    st.floats(-1e6, 1e6).map(np.float64), st.booleans())
+maybe = st.one_of(st.none(), numbers)
+
+
+@given(st.builds(
+    Rating, rating=numbers, games=numbers, date=st.one_of(st.none(), st.dates()),
+    wins=maybe, draws=maybe, losses=maybe, events3=maybe, peak=maybe, floor=maybe,
+    floor_lowered_from=maybe, floor_lowered_to=maybe, olm=st.booleans(),
+    games_above_2200=maybe,
+    match_changes=st.lists(st.builds(MatchChange, st.dates(), numbers), max_size=3).map(tuple),
+    games_known=st.booleans()))
+def test_state_json_is_the_text_of_json_dumps_for_any_state(state: Rating) -> None:
+    """Ints where floats are expected, NaN and infinities, numpy floats, booleans."""
+    assert state_json(state) == json_of(state)
+
+
+def test_a_float_that_is_not_finite_is_written_as_json_writes_it() -> None:
+    for value in (math.nan, math.inf, -math.inf, -0.0, 1e22, 5e-324):
+        state = Rating(value, 0, peak=value)
+        assert state_json(state) == json_of(state)
 
 
 def raw_text(office: Office, table: str, column: str) -> list[object]:

@@ -36,6 +36,7 @@ from .store import (
     after_or_at,
     aliases,
     event_source,
+    insert_outcomes,
     insert_rows,
     latest_states,
     member_facts,
@@ -100,6 +101,7 @@ class RatingRun:
 
     def __init__(self, c: Connection):
         self.c = c
+        self.driver = Driver(c)  #: for the statements run once per section
         self.merged = aliases(c)
         self.floors: FloorsSetByHand = office_floors(c, None)
         self.facts: dict[str, MemberFacts | None] = {}  #: None: a member row with no facts
@@ -120,7 +122,7 @@ class RatingRun:
         ``first`` comes after every section it rated; else a new run."""
         if (previous is not None and previous.last is not None and previous.last < first
                 and previous.audit_id == last_audit_id(c)):
-            previous.c = c
+            previous.c, previous.driver = c, Driver(c)
             previous.appending = True
             return previous
         return cls(c)
@@ -178,14 +180,15 @@ class RatingRun:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
+        stored = (event_id, section.number, self.driver.date(end), self.driver.date(start))
         rows = []
         for outcome in outcomes(prepared):
             member = ids.get(outcome.pair)
             if member is None:
                 continue
-            rows.append(outcome_row(event_id, section.number, start, end, member, outcome))
+            rows.append(outcome_row(stored, member, outcome))
             self.states[(member, outcome.system)] = outcome.state_after
-        insert_rows(self.c, t.ratings, rows)
+        insert_outcomes(self.driver, rows)
         return len(rows)
 
     def _load(self, names: dict[str, str]) -> None:

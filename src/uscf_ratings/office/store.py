@@ -31,7 +31,6 @@ from sqlalchemy import (
 
 from ..core.model import MatchChange, Rating, System
 from ..core.results import Outcome
-from ..formats.result_json import rating_state
 from . import schema as t
 from .db import Driver
 from .members import MemberRecord
@@ -245,13 +244,71 @@ def event_source(connection: Connection, event_id: str) -> dict[str, Any] | None
 #: each system's code; an enum's ``.value`` is a Python-level property, read per row here
 SYSTEM_CODES = {s: s.value for s in System}
 
-def outcome_row(event_id: str, number: int, start: date, end: date, member: str,
-                outcome: Outcome) -> dict[str, Any]:
-    """One rated player in one system, as a row of ``ratings``."""
-    return {
-        "event_id": event_id, "section": number, "member_id": member,
-        "system": SYSTEM_CODES[outcome.system], "end_date": end, "start_date": start,
-        "pre": outcome.pre, "pre_games": outcome.pre_games, "post": outcome.post,
-        "games_after": outcome.games_after, "floor": outcome.floor,
-        "state_after": json.dumps(rating_state(outcome.state_after)),
-    }
+#: a section's columns in a row of ``ratings``: event id, number, end date, start date
+SectionColumns = tuple[str, int, Any, Any]
+
+
+def outcome_row(section: SectionColumns, member: str, outcome: Outcome) -> tuple[Any, ...]:
+    """One rated player in one system, as a row of ``ratings`` in the table's column
+    order; ``section`` as :meth:`.db.Driver.date` stores its dates, once per section."""
+    event_id, number, end, start = section
+    return (event_id, number, member, SYSTEM_CODES[outcome.system], end, start, outcome.pre,
+            outcome.pre_games, outcome.post, outcome.games_after, outcome.floor,
+            state_json(outcome.state_after))
+
+
+def insert_outcomes(driver: Driver, rows: list[tuple[Any, ...]]) -> None:
+    """INSERT rows made by :func:`outcome_row`."""
+    if rows:
+        driver.executemany(insert_sql(t.ratings, RATING_COLUMNS), rows)
+
+
+RATING_COLUMNS = tuple(c.name for c in t.ratings.columns)
+
+
+# --- a state as JSON ------------------------------------------------------------------
+
+#: the counts and numbers of a state after the rating, in the order rating_state gives
+#: them (formats/result_json.py), with the text before each value
+_STATE_FIELDS = tuple((name, f', "{name}": ') for name in (
+    "wins", "draws", "losses", "events3", "peak", "floor", "floor_lowered_from",
+    "floor_lowered_to", "games_above_2200"))
+_float_text = float.__repr__  # what json writes for a finite float, and for a subclass
+_int_text = int.__repr__
+_NOT_FINITE = frozenset(("nan", "inf", "-inf"))
+
+
+def state_json(state: Rating) -> str:
+    """``json.dumps(rating_state(state))``, the text stored as ``state_after``, written
+    directly: the same text byte for byte (a test compares the two over many states),
+    in two thirds of the time (most of what is left is ``float.__repr__``). The office
+    writes one for every rated player."""
+    parts = ['{"rating": ', _number(state.rating), ', "games": ', _number(state.games)]
+    if state.date is not None:
+        parts += [', "date": "', state.date.isoformat(), '"']
+    for name, before in _STATE_FIELDS:
+        value = getattr(state, name)
+        if value is not None:
+            parts += [before, _number(value)]
+    if state.olm:
+        parts.append(', "olm": true')
+    if not state.games_known:
+        parts.append(', "games_known": false')
+    if state.match_changes:
+        parts.append(', "match_changes": [' + ", ".join(
+            f'{{"date": "{c.date.isoformat()}", "change": {_number(c.change)}}}'
+            for c in state.match_changes) + "]")
+    parts.append("}")
+    return "".join(parts)
+
+
+def _number(value: Any) -> str:
+    """A number as json.dumps writes it."""
+    kind = value.__class__
+    if kind is int:
+        return _int_text(value)
+    if kind is float:
+        text = _float_text(value)
+        if text not in _NOT_FINITE:
+            return text
+    return json.dumps(value)  # NaN, a bool, a subclass: whatever json makes of it
