@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from ..core.model import Event, Section, System
+from ..core.model import PLAYED_CODES, Event, Section, System
 from ..core.pipeline import section_systems
 from ..core.results import SectionResult
 from ..core.rules import rules_for
@@ -325,8 +325,9 @@ def _rate_event(c: Connection, event: Event, batch: _Batch) -> EventRated:
 
 def _games(event: Event) -> int:
     """The event's rated games (each counted once, not once per player)."""
+    # r.code rather than r.played: a property costs as much again, per result
     return sum(1 for s in event.sections for p in s.players for r in p.results
-               if r.played) // 2
+               if r.code in PLAYED_CODES) // 2
 
 
 def _remove_event(c: Connection, event_id: str) -> None:

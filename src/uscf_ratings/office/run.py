@@ -16,7 +16,7 @@ it, which it knows from the id of the last audit row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -218,16 +218,8 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
         if member is None:
             players.append(p)
             continue
-        ratings: dict[System, Rating] = {}
-        for system in SYSTEMS:
-            chosen = choose(states.get((member, system)), p.ratings.get(system), pre_ratings)
-            if chosen is None:
-                continue
-            set_by_hand = [f for d, f in floors.get((member, system), ())
-                           if d <= section.start_date]
-            if set_by_hand:
-                chosen = _with_floor_set_by_hand(chosen, system, set_by_hand[-1])
-            ratings[system] = chosen
+        ratings = _pre_event_ratings(member, p.ratings, states, floors, section.start_date,
+                                     pre_ratings)
         fact = facts.get(member)
         if fact is None and ratings == p.ratings and member == p.id:
             players.append(p)  # nothing to add: keep the file's player as it is
@@ -243,6 +235,28 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
                           if fact and fact.cfc_rating else None),
         ))
     return replace(section, players=tuple(players))
+
+
+def _pre_event_ratings(member: str, given: Mapping[System, Rating],
+                       states: dict[tuple[str, System], Rating], floors: FloorsSetByHand,
+                       start: date, pre_ratings: str) -> dict[System, Rating]:
+    """A member's rating to rate with in each system the database or the file has one
+    for, with the floors set by hand in force on ``start``."""
+    ratings: dict[System, Rating] = {}
+    for system in SYSTEMS:
+        known, file_rating = states.get((member, system)), given.get(system)
+        if known is None and file_rating is None:  # most members have one or two systems
+            continue
+        chosen = choose(known, file_rating, pre_ratings)
+        if chosen is None:
+            continue
+        by_hand = floors.get((member, system))
+        if by_hand:  # rare: most runs have no floor set by hand
+            in_force = [f for d, f in by_hand if d <= start]
+            if in_force:
+                chosen = _with_floor_set_by_hand(chosen, system, in_force[-1])
+        ratings[system] = chosen
+    return ratings
 
 
 def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rating:
