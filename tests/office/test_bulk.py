@@ -15,10 +15,9 @@ from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.office import queries, schema
 from uscf_ratings.office.explain import explain_event
 from uscf_ratings.office.members import MemberRecord
-from uscf_ratings.office.office import Office, OfficeError
+from uscf_ratings.office.office import EventRated, Office, OfficeError
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
-
 
 
 def dump(office: Office) -> list[tuple[object, ...]]:
@@ -103,8 +102,8 @@ def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path
     expected.import_members([MemberRecord(member, "Floored")])
     floor_from = events[4].start_date
 
-    def between(report: object) -> None:
-        if getattr(report, "event_id") == events[3].id:
+    def between(report: EventRated) -> None:
+        if report.event_id == events[3].id:
             office.set_floor(member, System.R, 2400, floor_from, "prize")
 
     office.rate_many(events, on_event=between, commit_every=1)

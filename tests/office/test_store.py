@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from datetime import date, datetime
+from typing import Any
 
 import numpy as np
 from hypothesis import given
@@ -84,7 +85,7 @@ def test_insert_rows_stores_dates_and_times_as_sqlalchemy_does(office: Office) -
     """Times with and without microseconds, dates of every width."""
     times = [datetime(2026, 3, 1, 12, 0, 0), datetime(2026, 3, 1, 12, 0, 0, 1500),
              datetime(999, 1, 1, 0, 0, 0, 999999)]
-    rows = [{"id": f"E{i}", "name": "", "start_date": date(2026, 1, i + 1),
+    rows: list[dict[str, Any]] = [{"id": f"E{i}", "name": "", "start_date": date(2026, 1, i + 1),
              "end_date": date(1000 + i, 12, 31), "source": "{}", "submitted_at": at,
              "corrections": 0} for i, at in enumerate(times)]
     with office.engine.begin() as c:
@@ -115,7 +116,7 @@ def test_audit_rows_are_stored_as_sqlalchemy_stores_them(office: Office) -> None
 
 
 def test_member_facts_read_through_the_driver_equal_sqlalchemys(office: Office) -> None:
-    members = [
+    members: list[dict[str, Any]] = [
         {"id": "1", "name": "a", "birth_date": date(2010, 5, 1), "adult": False,
          "fide_rating": 1800.5, "fide_date": date(2025, 1, 1), "cfc_rating": 1700.0,
          "cfc_date": date(2024, 6, 30), "canadian_resident": False},

@@ -297,7 +297,7 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
 
 def _k(rating: dict[str, object]) -> str:
     steps = rating.get("steps") or []
-    k = steps[-1].get("K") if steps else None  # type: ignore[index,union-attr]
+    k = steps[-1].get("K") if steps else None  # type: ignore[index]
     return f", K {k:.2f}" if isinstance(k, float) else ""
 
 

@@ -35,7 +35,7 @@ def database_url(url: str | None = None) -> str:
     """The URL given, else $USCF_DB, else a SQLite file in the current folder.
     ``postgresql://`` is read with psycopg 3."""
     url = url or os.environ.get("USCF_DB") or DEFAULT_URL
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
+    if url.startswith(("postgresql://", "postgres://")):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
 

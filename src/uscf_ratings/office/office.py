@@ -211,7 +211,7 @@ class Office:
                 .where(t.sections.c.start_date >= effective)
                 .order_by(*order_key(t.sections).clauses).limit(1)).first()
             if first is not None:
-                RatingRun(c).rate_from(tuple(first))  # type: ignore[arg-type]
+                RatingRun(c).rate_from(tuple(first))
             audit(c, "set_floor", {"member": member, "system": system.value, "floor": floor,
                                    "effective": effective.isoformat(), "reason": reason})
 

@@ -49,6 +49,7 @@ PRE_FROM_DATABASE = "database"
 PRE_FROM_FILE = "file"
 PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history carried
 
+_lean: Callable[[Section], tuple[Outcome, ...]] | None
 try:  # the compiled lean path needs the extra [fast] (numba, numpy)
     from ..batch.engine import rate_outcomes as _lean
 except ImportError:  # pragma: no cover - exercised where the extra is not installed

@@ -46,12 +46,14 @@ def order_key(table: Any, number_column: str = "number") -> Any:
 
 def after_or_at(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
     """SQL for: the row's section key >= ``key``, in rating order."""
-    return order_key(table, number_column) >= tuple_(*map(literal, key))
+    row: ColumnElement[bool] = order_key(table, number_column) >= tuple_(*map(literal, key))
+    return row
 
 
 def before(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
     """SQL for: the row's section key < ``key``, in rating order."""
-    return order_key(table, number_column) < tuple_(*map(literal, key))
+    row: ColumnElement[bool] = order_key(table, number_column) < tuple_(*map(literal, key))
+    return row
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
@@ -133,8 +135,8 @@ def aliases(connection: Connection) -> dict[str, str]:
     direct = {r.id: r.merged_into for r in connection.execute(
         select(t.members.c.id, t.members.c.merged_into).where(t.members.c.merged_into.is_not(None)))}
     resolved = {}
-    for start in direct:
-        target, seen = direct[start], {start}
+    for start, target in direct.items():
+        seen = {start}
         while target in direct and target not in seen:
             seen.add(target)
             target = direct[target]
