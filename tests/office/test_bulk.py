@@ -106,7 +106,7 @@ def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path
         if report.event_id == events[3].id:
             office.set_floor(member, System.R, 2400, floor_from, "prize")
 
-    office.rate_many(events, on_event=between, commit_every=1)
+    office.rate_many(events, on_event=between, commit_every=0)
     expected.rate_many(events[:4])
     expected.set_floor(member, System.R, 2400, floor_from, "prize")
     expected.rate_many(events[4:])
