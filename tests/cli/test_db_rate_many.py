@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from uscf_ratings.cli.main import cli
 from uscf_ratings.cli.reading import POOL_FROM
+from uscf_ratings.core.model import Section
+from uscf_ratings.core.results import Outcome
 from uscf_ratings.formats.event_json import write
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
@@ -61,8 +64,6 @@ def test_one_bad_file_among_many_stores_nothing_and_is_named(tmp_path: Path) -> 
 def test_a_file_changed_between_the_passes_is_refused(tmp_path: Path) -> None:
     """The second pass reads each file again; one that changed since it was checked is
     not rated unchecked."""
-    import pytest
-
     from uscf_ratings.cli.reading import FileChanged, Reader, check_file
 
     [path] = year_files(tmp_path, 1)
@@ -71,3 +72,32 @@ def test_a_file_changed_between_the_passes_is_refused(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace('"results"', '"results" ', 1))  # same event, new size
     with Reader(1) as reader, pytest.raises(FileChanged, match="changed after it was checked"):
         list(reader.events([checked]))
+
+
+def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                    ) -> None:
+    """Ctrl-C while an event is rated, in a group of events not yet committed: the message
+    counts the events committed, which are the events the database holds."""
+    from functools import partialmethod
+
+    from uscf_ratings.office import run
+
+    paths = year_files(tmp_path, POOL_FROM + 4)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    monkeypatch.setattr(Office, "rate_many", partialmethod(Office.rate_many, commit_every=60))
+    calls, rate = iter(range(10**6)), run.outcomes
+
+    def outcomes(section: Section) -> tuple[Outcome, ...]:
+        if next(calls) == 12:
+            raise KeyboardInterrupt
+        return rate(section)
+
+    monkeypatch.setattr(run, "outcomes", outcomes)
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
+    assert out.exit_code == 130, out.output
+    committed = stored_events(url)
+    assert 0 < committed < len(paths)
+    assert len([line for line in out.output.splitlines() if line.startswith("rated ")]) == committed
+    assert (f"stopped: {committed} of {len(paths)} events rated and committed; the rest were "
+            "rolled back or not begun; the database holds whole events only") in out.output

@@ -15,10 +15,9 @@ from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.office import queries, schema
 from uscf_ratings.office.explain import explain_event
 from uscf_ratings.office.members import MemberRecord
-from uscf_ratings.office.office import Office, OfficeError
+from uscf_ratings.office.office import EventRated, Office, OfficeError
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
-
 
 
 def dump(office: Office) -> list[tuple[object, ...]]:
@@ -93,7 +92,8 @@ def test_replace_rated_corrects_and_counts_the_correction(office: Office) -> Non
 
 def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path: Path) -> None:
     """rate_many keeps what it read between its transactions only while nobody else has
-    written: a floor set between two events must hold in the events after it."""
+    written: a floor set between two events must hold in the events after it. (Each
+    event in its own transaction: a write can only come between two commits.)"""
     events = year()
     member = events[0].sections[0].players[0].id
     office.import_members([MemberRecord(member, "Floored")])
@@ -102,11 +102,11 @@ def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path
     expected.import_members([MemberRecord(member, "Floored")])
     floor_from = events[4].start_date
 
-    def between(report: object) -> None:
-        if getattr(report, "event_id") == events[3].id:
+    def between(report: EventRated) -> None:
+        if report.event_id == events[3].id:
             office.set_floor(member, System.R, 2400, floor_from, "prize")
 
-    office.rate_many(events, on_event=between)
+    office.rate_many(events, on_event=between, commit_every=0)
     expected.rate_many(events[:4])
     expected.set_floor(member, System.R, 2400, floor_from, "prize")
     expected.rate_many(events[4:])

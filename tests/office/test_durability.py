@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select, text
 
 from uscf_ratings.formats.event_json import write
@@ -31,9 +32,10 @@ def event_files(tmp_path: Path, count: int, seed: int) -> list[Path]:
     return paths
 
 
-def run_child(url: str, files: list[Path]) -> subprocess.Popen[str]:
+def run_child(url: str, files: list[Path], options: tuple[str, ...] = ()
+              ) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + str(REPO))
-    return subprocess.Popen([sys.executable, str(CHILD), url, *map(str, files)],
+    return subprocess.Popen([sys.executable, str(CHILD), url, *options, *map(str, files)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -48,13 +50,16 @@ def committed(office: Office) -> list[str]:
         return sorted(c.execute(select(schema.events.c.id)).scalars())
 
 
-def test_killed_rating_run_leaves_whole_events(office_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("options", [(), ("--many", "300")], ids=["rate", "rate_many"])
+def test_killed_rating_run_leaves_whole_events(office_url: str, tmp_path: Path,
+                                               options: tuple[str, ...]) -> None:
     """Kill a child in the middle of a long run: the database passes its integrity check,
-    and its ratings equal a clean run of exactly the events it committed."""
+    and its ratings equal a clean run of exactly the events it committed. (rate_many
+    commits events in groups, of two or three events here: a group is whole or absent.)"""
     files = event_files(tmp_path, 150, seed=3)  # many: the child must not finish first
     office = Office(office_url)
     office.init()
-    child = run_child(office_url, files)
+    child = run_child(office_url, files, options)
     deadline = time.monotonic() + 120
     while len(committed(office)) < 3 and time.monotonic() < deadline:
         time.sleep(0.02)

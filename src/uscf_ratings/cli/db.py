@@ -73,12 +73,16 @@ def import_members(ctx: click.Context, file: Path) -> None:
               help="file: take the files' pre-event ratings as given (re-running history).")
 @click.pass_context
 def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str) -> None:
-    """Store and rate events, each in one transaction, in order of their sections' dates.
+    """Store and rate events in order of their sections' dates, whole events to a
+    transaction.
 
     Every file is read and checked first (in parallel), and nothing is stored if one
-    fails. An event dated before events already rated re-rates everything after it. On
-    a terminal a progress bar shows on stderr; otherwise each event gets a line on stdout
-    as its transaction commits. Ctrl-C stops after the event being rated is rolled back.
+    fails. An event dated before events already rated re-rates everything after it.
+    Events are committed in groups of a few thousand games; an event that fails (already
+    rated, without --replace) is not stored, and the events before it are. On a terminal
+    a progress bar shows on stderr; otherwise each event gets a line on stdout once its
+    transaction commits. Ctrl-C stops: the events rated since the last commit are rolled
+    back, and the database holds whole events only.
     """
     office = _office(ctx)
     terminal = sys.stderr.isatty()
@@ -102,7 +106,8 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
 
 def _rate_checked(ctx: click.Context, office: Office, reader: Reader, checked: list[Checked],
                   replace: bool, pre_ratings: str, terminal: bool) -> None:
-    """The second pass: each file read again just ahead of its turn and rated."""
+    """The second pass: each file read again just ahead of its turn and rated, each
+    reported once its transaction has committed."""
     lines = not sys.stdout.isatty() or len(checked) < 2  # else the bar and a summary
     done: list[EventRated] = []
     games = sum(item.games for item in checked)
@@ -123,10 +128,11 @@ def _rate_checked(ctx: click.Context, office: Office, reader: Reader, checked: l
         except (*FAILURES, FileChanged) as error:
             raise click.ClickException(str(error)) from None
         except KeyboardInterrupt:
-            stopped = f"; {checked[len(done)].event_id} was rolled back" \
-                if len(done) < len(checked) else ""
-            click.echo(f"stopped: {len(done)} of {len(checked)} events rated{stopped}; the "
-                       "database holds whole events only", err=True)
+            # ``done`` holds the events reported, which are the events committed
+            rest = "; the rest were rolled back or not begun" if len(done) < len(checked) \
+                else ""
+            click.echo(f"stopped: {len(done)} of {len(checked)} events rated and committed"
+                       f"{rest}; the database holds whole events only", err=True)
             ctx.exit(130)
     if not lines:
         click.echo(f"rated {len(done):,} events ({games:,} games, "
@@ -291,7 +297,7 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
 
 def _k(rating: dict[str, object]) -> str:
     steps = rating.get("steps") or []
-    k = steps[-1].get("K") if steps else None  # type: ignore[index,union-attr]
+    k = steps[-1].get("K") if steps else None  # type: ignore[index]
     return f", K {k:.2f}" if isinstance(k, float) else ""
 
 

@@ -9,9 +9,10 @@ processes rating at once give the same result as one after the other.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
+from datetime import date, datetime
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Column, Connection, Dialect, Engine, create_engine, event, text
 
 DEFAULT_URL = "sqlite:///uscf-office.db"
 WRITE_LOCK = 7_436_411  #: PostgreSQL advisory lock key of the office's writer
@@ -34,7 +35,7 @@ def database_url(url: str | None = None) -> str:
     """The URL given, else $USCF_DB, else a SQLite file in the current folder.
     ``postgresql://`` is read with psycopg 3."""
     url = url or os.environ.get("USCF_DB") or DEFAULT_URL
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
+    if url.startswith(("postgresql://", "postgres://")):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
 
@@ -73,6 +74,79 @@ def writing(engine: Engine) -> Iterator[Connection]:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
         yield connection
+
+
+class Driver:
+    """The DBAPI connection under a SQLAlchemy connection, for the statements the rating
+    loop runs for every event and section.
+
+    SQLAlchemy spends some 50 µs on each statement it runs, even one given as text with
+    ``exec_driver_sql``; the driver, 5. Statements are written with ``?`` marks for their
+    parameters. Values go to the driver and come back as it has them: the callers turn
+    dates into text for SQLite, and :meth:`rows` converts what it reads back."""
+
+    def __init__(self, connection: Connection):
+        if not connection.in_transaction():  # as SQLAlchemy's own first statement would
+            connection.begin()
+        raw = connection.connection.dbapi_connection
+        assert raw is not None
+        self.dialect = connection.dialect
+        self.sqlite = self.dialect.name == "sqlite"
+        self._percent = self.dialect.paramstyle != "qmark"  # psycopg: %s
+        self.cursor = raw.cursor()
+
+    def date(self, value: date | None) -> date | str | None:
+        """A date or a time as SQLAlchemy's types store it: text in SQLite (a time always
+        with its microseconds), itself for PostgreSQL."""
+        if value is None or not self.sqlite:
+            return value
+        if isinstance(value, datetime):
+            return value.isoformat(" ", "microseconds")
+        return value.isoformat()
+
+    def sql(self, statement: str) -> str:
+        """``statement`` in the driver's paramstyle."""
+        return statement.replace("?", "%s") if self._percent else statement
+
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> Any:
+        """Run one statement; returns the cursor, to fetch from."""
+        self.cursor.execute(self.sql(statement), params)
+        return self.cursor
+
+    def executemany(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.cursor.executemany(self.sql(statement), rows)
+
+    def rows(self, statement: str, params: Sequence[Any],
+             columns: Sequence[Column[Any]]) -> list[tuple[Any, ...]]:
+        """The rows of a query of ``columns``, each value as SQLAlchemy would read it."""
+        found = self.execute(statement, params).fetchall()
+        convert = _readers(self.dialect, tuple(columns)) if self.sqlite else None
+        if not convert:  # psycopg gives dates, booleans and floats as they are
+            return [tuple(row) for row in found]
+        return [tuple(value if f is None or value is None else f(value)
+                      for f, value in zip(convert, row)) for row in found]
+
+    @contextmanager
+    def savepoint(self, name: str) -> Iterator[None]:
+        """What the block writes is undone if it raises an exception (the transaction
+        goes on); a KeyboardInterrupt is left to roll the whole transaction back."""
+        self.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except Exception:
+            self.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            raise
+        self.execute(f"RELEASE SAVEPOINT {name}")
+
+
+@lru_cache(maxsize=64)  # a few engines, a few queries each
+def _readers(dialect: Dialect, columns: tuple[Column[Any], ...]
+             ) -> tuple[Callable[[Any], Any] | None, ...] | None:
+    """SQLAlchemy's own conversion of each column read from SQLite (which keeps dates as
+    text and booleans as 0 and 1); None when no column needs one."""
+    readers = tuple(c.type.dialect_impl(dialect).result_processor(dialect, None)
+                    for c in columns)
+    return readers if any(readers) else None
 
 
 def _alembic_config(connection: Connection) -> Config:

@@ -16,11 +16,11 @@ it, which it knows from the id of the last audit row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
-from sqlalchemy import Connection, delete, func, select
+from sqlalchemy import Connection, delete, select
 
 from ..core import floors as floor_rules
 from ..core.model import CfcRating, Event, FideRating, Rating, Section, SectionType, System
@@ -28,6 +28,7 @@ from ..core.pipeline import rate_section
 from ..core.results import Outcome, outcomes_of
 from ..formats.event_json import event_from_dict
 from . import schema as t
+from .db import Driver
 from .store import (
     FloorsSetByHand,
     MemberFacts,
@@ -35,6 +36,7 @@ from .store import (
     after_or_at,
     aliases,
     event_source,
+    insert_outcomes,
     insert_rows,
     latest_states,
     member_facts,
@@ -47,6 +49,7 @@ PRE_FROM_DATABASE = "database"
 PRE_FROM_FILE = "file"
 PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history carried
 
+_lean: Callable[[Section], tuple[Outcome, ...]] | None
 try:  # the compiled lean path needs the extra [fast] (numba, numpy)
     from ..batch.engine import rate_outcomes as _lean
 except ImportError:  # pragma: no cover - exercised where the extra is not installed
@@ -91,7 +94,7 @@ class Rated:
 
 
 def last_audit_id(c: Connection) -> int:
-    return int(c.execute(select(func.max(t.audit.c.id))).scalar_one() or 0)
+    return int(Driver(c).execute("SELECT max(id) FROM audit").fetchone()[0] or 0)
 
 
 class RatingRun:
@@ -99,6 +102,7 @@ class RatingRun:
 
     def __init__(self, c: Connection):
         self.c = c
+        self.driver = Driver(c)  #: for the statements run once per section
         self.merged = aliases(c)
         self.floors: FloorsSetByHand = office_floors(c, None)
         self.facts: dict[str, MemberFacts | None] = {}  #: None: a member row with no facts
@@ -119,7 +123,7 @@ class RatingRun:
         ``first`` comes after every section it rated; else a new run."""
         if (previous is not None and previous.last is not None and previous.last < first
                 and previous.audit_id == last_audit_id(c)):
-            previous.c = c
+            previous.c, previous.driver = c, Driver(c)
             previous.appending = True
             return previous
         return cls(c)
@@ -177,14 +181,15 @@ class RatingRun:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
+        stored = (event_id, section.number, self.driver.date(end), self.driver.date(start))
         rows = []
         for outcome in outcomes(prepared):
             member = ids.get(outcome.pair)
             if member is None:
                 continue
-            rows.append(outcome_row(event_id, section.number, start, end, member, outcome))
+            rows.append(outcome_row(stored, member, outcome))
             self.states[(member, outcome.system)] = outcome.state_after
-        insert_rows(self.c, t.ratings, rows)
+        insert_outcomes(self.driver, rows)
         return len(rows)
 
     def _load(self, names: dict[str, str]) -> None:
@@ -214,16 +219,8 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
         if member is None:
             players.append(p)
             continue
-        ratings: dict[System, Rating] = {}
-        for system in SYSTEMS:
-            chosen = choose(states.get((member, system)), p.ratings.get(system), pre_ratings)
-            if chosen is None:
-                continue
-            set_by_hand = [f for d, f in floors.get((member, system), ())
-                           if d <= section.start_date]
-            if set_by_hand:
-                chosen = _with_floor_set_by_hand(chosen, system, set_by_hand[-1])
-            ratings[system] = chosen
+        ratings = _pre_event_ratings(member, p.ratings, states, floors, section.start_date,
+                                     pre_ratings)
         fact = facts.get(member)
         if fact is None and ratings == p.ratings and member == p.id:
             players.append(p)  # nothing to add: keep the file's player as it is
@@ -239,6 +236,28 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
                           if fact and fact.cfc_rating else None),
         ))
     return replace(section, players=tuple(players))
+
+
+def _pre_event_ratings(member: str, given: Mapping[System, Rating],
+                       states: dict[tuple[str, System], Rating], floors: FloorsSetByHand,
+                       start: date, pre_ratings: str) -> dict[System, Rating]:
+    """A member's rating to rate with in each system the database or the file has one
+    for, with the floors set by hand in force on ``start``."""
+    ratings: dict[System, Rating] = {}
+    for system in SYSTEMS:
+        known, file_rating = states.get((member, system)), given.get(system)
+        if known is None and file_rating is None:  # most members have one or two systems
+            continue
+        chosen = choose(known, file_rating, pre_ratings)
+        if chosen is None:
+            continue
+        by_hand = floors.get((member, system))
+        if by_hand:  # rare: most runs have no floor set by hand
+            in_force = [f for d, f in by_hand if d <= start]
+            if in_force:
+                chosen = _with_floor_set_by_hand(chosen, system, in_force[-1])
+        ratings[system] = chosen
+    return ratings
 
 
 def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rating:

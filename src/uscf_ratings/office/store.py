@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -30,8 +31,8 @@ from sqlalchemy import (
 
 from ..core.model import MatchChange, Rating, System
 from ..core.results import Outcome
-from ..formats.result_json import rating_state
 from . import schema as t
+from .db import Driver
 from .members import MemberRecord
 
 SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
@@ -45,37 +46,44 @@ def order_key(table: Any, number_column: str = "number") -> Any:
 
 def after_or_at(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
     """SQL for: the row's section key >= ``key``, in rating order."""
-    return order_key(table, number_column) >= tuple_(*map(literal, key))
+    row: ColumnElement[bool] = order_key(table, number_column) >= tuple_(*map(literal, key))
+    return row
 
 
 def before(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
     """SQL for: the row's section key < ``key``, in rating order."""
-    return order_key(table, number_column) < tuple_(*map(literal, key))
+    row: ColumnElement[bool] = order_key(table, number_column) < tuple_(*map(literal, key))
+    return row
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-    """INSERT rows through the driver (the office writes a row per rated player).
-
-    SQLAlchemy's own executemany spends four times as long as SQLite on building each
-    row's parameters; this builds them once, in the table's column order. Dates and
-    times go to SQLite as text in the form SQLAlchemy's types store and read back."""
+    """INSERT rows through the driver (see :class:`.db.Driver`), each a dict by column
+    name; dates and times stored as SQLAlchemy's types store them."""
     if not rows:
         return
-    names = [c.name for c in table.columns if c.name in rows[0]]
-    sqlite = connection.dialect.name == "sqlite"
-    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    sql = (f"INSERT INTO {table.name} ({', '.join(names)}) "
-           f"VALUES ({', '.join([mark] * len(names))})")
-    dated = [n for n in names if isinstance(table.c[n].type, Date | DateTime)] if sqlite else []
-    for n in dated:
-        for row in rows:
-            value = row[n]
-            if value is not None:
-                row[n] = value.isoformat(" ") if isinstance(value, datetime) else \
-                    value.isoformat()
+    driver = Driver(connection)
+    names, dated = _columns_given(table, tuple(rows[0]))
     in_order = itemgetter(*names)
     values = [in_order(row) for row in rows] if len(names) > 1 else [(r[names[0]],) for r in rows]
-    connection.exec_driver_sql(sql, values)
+    if dated and driver.sqlite:
+        values = [tuple(driver.date(v) if i in dated else v for i, v in enumerate(row))
+                  for row in values]
+    driver.executemany(insert_sql(table, names), values)
+
+
+@lru_cache(maxsize=64)
+def _columns_given(table: Table, given: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[int]]:
+    """The columns of ``table`` named in ``given``, in the table's order, and the places
+    among them of the dates and times."""
+    names = tuple(c.name for c in table.columns if c.name in given)
+    dated = frozenset(i for i, n in enumerate(names)
+                      if isinstance(table.c[n].type, Date | DateTime))
+    return names, dated
+
+
+@lru_cache(maxsize=64)
+def insert_sql(table: Table, names: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
 
 
 def now() -> datetime:
@@ -84,9 +92,14 @@ def now() -> datetime:
 
 def audit(connection: Connection, action: str, detail: dict[str, Any]) -> int:
     """Record an operation; returns the id of its row."""
-    result = connection.execute(insert(t.audit).values(
-        at=now(), action=action, detail=json.dumps(detail, sort_keys=True)))
-    return int(result.inserted_primary_key[0])
+    driver = Driver(connection)
+    values = (driver.date(now()), action, json.dumps(detail, sort_keys=True))
+    if driver.sqlite:  # RETURNING needs SQLite 3.35: the row id the driver keeps will do
+        return int(driver.execute(AUDIT_INSERT, values).lastrowid)
+    return int(driver.execute(AUDIT_INSERT + " RETURNING id", values).fetchone()[0])
+
+
+AUDIT_INSERT = "INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)"
 
 
 # --- members ----------------------------------------------------------------------
@@ -122,8 +135,8 @@ def aliases(connection: Connection) -> dict[str, str]:
     direct = {r.id: r.merged_into for r in connection.execute(
         select(t.members.c.id, t.members.c.merged_into).where(t.members.c.merged_into.is_not(None)))}
     resolved = {}
-    for start in direct:
-        target, seen = direct[start], {start}
+    for start, target in direct.items():
+        seen = {start}
         while target in direct and target not in seen:
             seen.add(target)
             target = direct[target]
@@ -144,10 +157,22 @@ class MemberFacts:
     canadian_resident: bool | None
 
 
+#: what :func:`member_facts` reads, in the order of :class:`MemberFacts`'s fields
+FACT_COLUMNS = (t.members.c.birth_date, t.members.c.adult, t.members.c.fide_rating,
+                t.members.c.fide_date, t.members.c.cfc_rating, t.members.c.cfc_date,
+                t.members.c.canadian_resident)
+
+
 def member_facts(connection: Connection, ids: Iterable[str]) -> dict[str, MemberFacts]:
-    rows = connection.execute(select(t.members).where(t.members.c.id.in_(list(ids))))
-    return {r.id: MemberFacts(r.birth_date, r.adult, r.fide_rating, r.fide_date, r.cfc_rating,
-                              r.cfc_date, r.canadian_resident) for r in rows}
+    """The facts of the members among ``ids`` (read through the driver: the rating loop
+    asks once per section)."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    query = (f"SELECT id, {', '.join(c.name for c in FACT_COLUMNS)} FROM members "
+             f"WHERE id IN ({', '.join('?' * len(ids))})")
+    rows = Driver(connection).rows(query, ids, (t.members.c.id, *FACT_COLUMNS))
+    return {row[0]: MemberFacts(*row[1:]) for row in rows}
 
 
 # --- states -----------------------------------------------------------------------
@@ -221,14 +246,71 @@ def event_source(connection: Connection, event_id: str) -> dict[str, Any] | None
 #: each system's code; an enum's ``.value`` is a Python-level property, read per row here
 SYSTEM_CODES = {s: s.value for s in System}
 
+#: a section's columns in a row of ``ratings``: event id, number, end date, start date
+SectionColumns = tuple[str, int, Any, Any]
 
-def outcome_row(event_id: str, number: int, start: date, end: date, member: str,
-                outcome: Outcome) -> dict[str, Any]:
-    """One rated player in one system, as a row of ``ratings``."""
-    return {
-        "event_id": event_id, "section": number, "member_id": member,
-        "system": SYSTEM_CODES[outcome.system], "end_date": end, "start_date": start,
-        "pre": outcome.pre, "pre_games": outcome.pre_games, "post": outcome.post,
-        "games_after": outcome.games_after, "floor": outcome.floor,
-        "state_after": json.dumps(rating_state(outcome.state_after)),
-    }
+
+def outcome_row(section: SectionColumns, member: str, outcome: Outcome) -> tuple[Any, ...]:
+    """One rated player in one system, as a row of ``ratings`` in the table's column
+    order; ``section`` as :meth:`.db.Driver.date` stores its dates, once per section."""
+    event_id, number, end, start = section
+    return (event_id, number, member, SYSTEM_CODES[outcome.system], end, start, outcome.pre,
+            outcome.pre_games, outcome.post, outcome.games_after, outcome.floor,
+            state_json(outcome.state_after))
+
+
+def insert_outcomes(driver: Driver, rows: list[tuple[Any, ...]]) -> None:
+    """INSERT rows made by :func:`outcome_row`."""
+    if rows:
+        driver.executemany(insert_sql(t.ratings, RATING_COLUMNS), rows)
+
+
+RATING_COLUMNS = tuple(c.name for c in t.ratings.columns)
+
+
+# --- a state as JSON ------------------------------------------------------------------
+
+#: the counts and numbers of a state after the rating, in the order rating_state gives
+#: them (formats/result_json.py), with the text before each value
+_STATE_FIELDS = tuple((name, f', "{name}": ') for name in (
+    "wins", "draws", "losses", "events3", "peak", "floor", "floor_lowered_from",
+    "floor_lowered_to", "games_above_2200"))
+_float_text = float.__repr__  # what json writes for a finite float, and for a subclass
+_int_text = int.__repr__
+_NOT_FINITE = frozenset(("nan", "inf", "-inf"))
+
+
+def state_json(state: Rating) -> str:
+    """``json.dumps(rating_state(state))``, the text stored as ``state_after``, written
+    directly: the same text byte for byte (a test compares the two over many states),
+    in two thirds of the time (most of what is left is ``float.__repr__``). The office
+    writes one for every rated player."""
+    parts = ['{"rating": ', _number(state.rating), ', "games": ', _number(state.games)]
+    if state.date is not None:
+        parts += [', "date": "', state.date.isoformat(), '"']
+    for name, before in _STATE_FIELDS:
+        value = getattr(state, name)
+        if value is not None:
+            parts += [before, _number(value)]
+    if state.olm:
+        parts.append(', "olm": true')
+    if not state.games_known:
+        parts.append(', "games_known": false')
+    if state.match_changes:
+        parts.append(', "match_changes": [' + ", ".join(
+            f'{{"date": "{c.date.isoformat()}", "change": {_number(c.change)}}}'
+            for c in state.match_changes) + "]")
+    parts.append("}")
+    return "".join(parts)
+
+
+def _number(value: Any) -> str:
+    """A number as json.dumps writes it."""
+    kind = value.__class__
+    if kind is int:
+        return _int_text(value)
+    if kind is float:
+        text = _float_text(value)
+        if text not in _NOT_FINITE:
+            return text
+    return json.dumps(value)  # NaN, a bool, a subclass: whatever json makes of it

@@ -1,0 +1,201 @@
+"""Office.rate_many commits whole events in groups: what is committed when, and what an
+interruption or a failing event leaves behind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import func, select
+
+from uscf_ratings.core.model import Event, Section
+from uscf_ratings.core.results import Outcome
+from uscf_ratings.office import run as run_module
+from uscf_ratings.office import schema
+from uscf_ratings.office.office import EventRated, Office, OfficeError
+from uscf_ratings.synthetic import events as synthetic_events
+from uscf_ratings.synthetic import federation
+
+
+def year(count: int = 12, seed: int = 7) -> list[Event]:
+    """Events among few members, so that states carry from one event to the next."""
+    return synthetic_events(federation(100, seed), count, seed, sizes=(4, 24))
+
+
+def games(event: Event) -> int:
+    return sum(1 for s in event.sections for p in s.players for r in p.results
+               if r.played) // 2
+
+
+def commits(events: list[Event], threshold: int) -> list[int]:
+    """How many of ``events`` are committed at each commit: a group ends once its games
+    reach ``threshold``, and at the end."""
+    ends, total = [], 0
+    for i, event in enumerate(events, 1):
+        total += games(event)
+        if total >= threshold or i == len(events):
+            ends.append(i)
+            total = 0
+    return ends
+
+
+def dump(office: Office) -> list[tuple[object, ...]]:
+    """Every stored result, and the events and sections it belongs to."""
+    with office.engine.connect() as c:
+        ratings = sorted((r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games,
+                          r.post, r.games_after, r.floor, r.state_after)
+                         for r in c.execute(select(schema.ratings)))
+        sections = sorted(tuple(r) for r in c.execute(select(schema.sections)))
+        events = sorted((r.id, r.name, r.start_date, r.end_date, r.source, r.corrections)
+                        for r in c.execute(select(schema.events)))
+    return [*ratings, *sections, *events]
+
+
+def committed(office: Office) -> list[str]:
+    """The ids of the events a new connection sees: those committed."""
+    with office.engine.connect() as c:
+        return sorted(c.execute(select(schema.events.c.id)).scalars())
+
+
+def audit_rows(office: Office) -> int:
+    with office.engine.connect() as c:
+        return int(c.execute(select(func.count()).select_from(schema.audit)).scalar_one())
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[object, ...]]:
+    """The year rated one event at a time with Office.rate, each its own transaction."""
+    office = Office(f"sqlite:///{tmp_path_factory.mktemp('one') / 'one.db'}")
+    office.init()
+    for event in year():
+        office.rate(event)
+    rows = dump(office)
+    office.engine.dispose()
+    return rows
+
+
+def test_events_are_committed_in_groups_and_reported_after_their_commit(office: Office) -> None:
+    events = year()
+    threshold = 3 * sum(map(games, events)) // len(events)  # about three events a group
+    seen_when_reported: list[list[str]] = []
+
+    def on_event(report: EventRated) -> None:
+        seen = committed(office)
+        assert report.event_id in seen  # its transaction has committed
+        seen_when_reported.append(seen)
+
+    office.rate_many(events, on_event=on_event, commit_every=threshold)
+    ends = commits(events, threshold)
+    assert 2 < len(ends) < len(events)
+    # every event of a group is reported after the group's commit, none before
+    assert seen_when_reported == [sorted(e.id for e in events[:end])
+                                  for start, end in zip([0, *ends], ends) for _ in range(start, end)]
+
+
+@pytest.mark.parametrize("commit_every", [0, 1, 150, 10**9])
+def test_results_do_not_depend_on_the_groups(office: Office, commit_every: int,
+                                             expected: list[tuple[object, ...]]) -> None:
+    events = year()
+    reports = office.rate_many(events, commit_every=commit_every)
+    assert [r.event_id for r in reports] == [e.id for e in events]
+    assert dump(office) == expected
+    assert audit_rows(office) == len(events)  # one per event
+
+
+def interrupted(events: list[Event], at: int) -> Iterator[Event]:
+    """The events, with Ctrl-C pressed while the event ``at`` is read."""
+    for i, event in enumerate(events):
+        if i == at:
+            raise KeyboardInterrupt
+        yield event
+
+
+def fail_in_section(patch: pytest.MonkeyPatch, at: int, error: BaseException) -> None:
+    """``error`` raised while the ``at``-th section of the run is rated (counting from 0),
+    after the rows before it were written in the same transaction."""
+    calls = iter(range(10**6))
+    rate = run_module.outcomes
+
+    def outcomes(section: Section) -> tuple[Outcome, ...]:
+        if next(calls) == at:
+            raise error
+        return rate(section)
+
+    patch.setattr(run_module, "outcomes", outcomes)
+
+
+@pytest.mark.parametrize("where", ["between events", "inside an event"])
+def test_an_interruption_leaves_whole_committed_events_and_the_next_run_goes_on(
+        office: Office, where: str, expected: list[tuple[object, ...]]) -> None:
+    """Ctrl-C in the 8th event, in a group that began before it."""
+    events = year()
+    threshold = 3 * sum(map(games, events)) // len(events)
+    last_commit = max(end for end in commits(events, threshold) if end <= 7)
+    assert 0 < last_commit < 7
+    reported: list[str] = []
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(KeyboardInterrupt):
+        if where == "between events":
+            stream: Iterator[Event] = interrupted(events, 7)
+        else:
+            fail_in_section(patch, sum(len(e.sections) for e in events[:7]), KeyboardInterrupt())
+            stream = iter(events)
+        office.rate_many(stream, presorted=True, commit_every=threshold,
+                         on_event=lambda r: reported.append(r.event_id))
+    assert reported == [e.id for e in events[:last_commit]]  # the group since was rolled back
+    assert committed(office) == sorted(reported)
+    assert audit_rows(office) == len(reported)
+    rest = [e for e in events if e.id not in reported]
+    office.rate_many(rest, commit_every=threshold)
+    assert dump(office) == expected
+
+
+def test_an_event_already_rated_stops_the_run_after_committing_the_events_before_it(
+        office: Office, expected: list[tuple[object, ...]]) -> None:
+    events = year()
+    office.rate_many(events[:4])
+    before = dump(office)
+    reported: list[str] = []
+    with pytest.raises(OfficeError, match=f"event {events[2].id} is already rated"):
+        office.rate_many([*events[4:7], events[2], *events[7:]], presorted=True,
+                         commit_every=10**9, on_event=lambda r: reported.append(r.event_id))
+    assert reported == [e.id for e in events[4:7]]
+    assert committed(office) == sorted(e.id for e in events[:7])
+    assert set(before) <= set(dump(office))  # the event already rated is as it was
+    office.rate_many(events[7:])
+    assert dump(office) == expected
+
+
+def test_an_event_that_fails_midway_is_undone_alone(
+        office: Office, expected: list[tuple[object, ...]]) -> None:
+    """An error while an event's results are being written: a savepoint undoes that
+    event, the events before it in its group are committed, then the error is raised."""
+    events = year()
+    assert len(events[5].sections) > 1
+    reported: list[str] = []
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(RuntimeError, match="a bug"):
+        at = sum(len(e.sections) for e in events[:5]) + 1  # the 6th event's second section
+        fail_in_section(patch, at, RuntimeError("a bug in the rating"))
+        office.rate_many(events, commit_every=10**9,
+                         on_event=lambda r: reported.append(r.event_id))
+    assert reported == [e.id for e in events[:5]]
+    assert committed(office) == sorted(reported)
+    office.rate_many(events[5:])
+    assert dump(office) == expected
+
+
+def test_an_error_reading_the_next_event_keeps_the_events_before_it(office: Office) -> None:
+    """As when a file changes between `uscf db rate`'s two passes."""
+    events = year()
+
+    def reading() -> Iterator[Event]:
+        yield from events[:3]
+        raise ValueError("the file changed")
+
+    with pytest.raises(ValueError, match="the file changed"):
+        office.rate_many(reading(), presorted=True, commit_every=10**9)
+    assert committed(office) == sorted(e.id for e in events[:3])
+
+
+def test_nothing_to_rate_opens_no_transaction(office: Office) -> None:
+    assert office.rate_many([]) == []
+    assert audit_rows(office) == 0
