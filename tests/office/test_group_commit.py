@@ -127,17 +127,19 @@ def fail_in_section(patch: pytest.MonkeyPatch, at: int, error: BaseException) ->
 @pytest.mark.parametrize("where", ["between events", "inside an event"])
 def test_an_interruption_leaves_whole_committed_events_and_the_next_run_goes_on(
         office: Office, where: str, expected: list[tuple[object, ...]]) -> None:
-    """Ctrl-C in the 8th event, in a group that began before it."""
+    """Ctrl-C in the last event of the first group of two or more events after the first
+    commit: the events of that group before it were rated in the open transaction."""
     events = year()
     threshold = 3 * sum(map(games, events)) // len(events)
-    last_commit = max(end for end in commits(events, threshold) if end <= 7)
-    assert 0 < last_commit < 7
+    ends = commits(events, threshold)
+    last_commit, group_end = next((a, b) for a, b in zip(ends, ends[1:]) if b - a >= 2)
+    at = group_end - 1  # the index of the group's last event
     reported: list[str] = []
     with pytest.MonkeyPatch.context() as patch, pytest.raises(KeyboardInterrupt):
         if where == "between events":
-            stream: Iterator[Event] = interrupted(events, 7)
+            stream: Iterator[Event] = interrupted(events, at)
         else:
-            fail_in_section(patch, sum(len(e.sections) for e in events[:7]), KeyboardInterrupt())
+            fail_in_section(patch, sum(len(e.sections) for e in events[:at]), KeyboardInterrupt())
             stream = iter(events)
         office.rate_many(stream, presorted=True, commit_every=threshold,
                          on_event=lambda r: reported.append(r.event_id))
