@@ -20,11 +20,11 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.kernels import OLM_GAMES, UNKNOWN
+from ..core.kernels import OLM_GAMES, UNKNOWN, peak_after
 from ..core.model import Rating, Section, System
 from ..core.results import Outcome
 from ..core.validate import check_section
-from .compiled import expected, peak_after, special_walk
+from .compiled import expected, special_walk
 from .layout import Columns, Layout, prepare, prepare_parallel
 
 STEP_FLOOR = 100.0
@@ -105,17 +105,19 @@ def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
                         p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
     out = []
     end = section.end_date
-    for (_, pair, system), rating, final, floor, history in zip(
-            columns.keys, columns.ratings, post.tolist(), p.floor.tolist(), after.tolist()):
+    counts = after[:, :6].astype(np.int64).tolist()  # AFTER's counts, as ints
+    for (_, pair, system), rating, final, floor, (games, wins, draws, losses, events3, above), \
+            peak in zip(columns.keys, columns.ratings, post.tolist(), p.floor.tolist(), counts,
+                        after[:, 6].tolist()):
         if math.isnan(final):  # no rated game
             continue
-        games, wins, draws, losses, events3, above, peak = history
-        games = int(games)
-        state = _state_after(rating, final, games, end, int(wins), int(draws), int(losses),
-                             int(events3), int(above), peak_after(peak, games, final))
-        out.append(Outcome(pair, system, None if rating is None else rating.rating,
-                           None if rating is None else rating.games, final, games, floor,
-                           state))
+        state = _state_after(rating, final, games, end, wins, draws, losses, events3, above,
+                             peak_after(peak, games, final))
+        if rating is None:
+            out.append(Outcome(pair, system, None, None, final, games, floor, state))
+        else:
+            out.append(Outcome(pair, system, rating.rating, rating.games, final, games, floor,
+                               state))
     return tuple(out)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .floors import Floors
 from .formulas import rounded_rating
@@ -101,11 +102,11 @@ class SectionResult:
         raise KeyError(pair)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What the ratings office stores of one rated player in one system: the numbers of a
     :class:`RatingResult` without the explanation, which the office rebuilds on demand by
-    rating the section again from the same states (office/explain.py)."""
+    rating the section again from the same states (office/explain.py). A named tuple:
+    the office builds one for every player it rates."""
 
     pair: int
     system: System

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from .model import System
@@ -115,6 +116,7 @@ def _moves(text: str, digits: str) -> int:
     return int(digits)
 
 
+@lru_cache(maxsize=1024)  # a handful of controls recur in every event; errors are not kept
 def parse_time_control(text: str) -> TimeControl:
     """Read a time control and compute mm and ss (2025 text, footnote 1).
 
