@@ -50,12 +50,6 @@ def after_or_at(table: Any, key: SectionKey, number_column: str = "number") -> C
     return row
 
 
-def before(table: Any, key: SectionKey, number_column: str = "number") -> ColumnElement[bool]:
-    """SQL for: the row's section key < ``key``, in rating order."""
-    row: ColumnElement[bool] = order_key(table, number_column) < tuple_(*map(literal, key))
-    return row
-
-
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """INSERT rows through the driver (see :class:`.db.Driver`), each a dict by column
     name; dates and times stored as SQLAlchemy's types store them."""
@@ -195,24 +189,41 @@ def state_from_json(text: str | None) -> Rating | None:
     )
 
 
+#: what :func:`latest_states` reads of a baseline, in the order of Rating's fields
+BASELINE_COLUMNS = (t.baselines.c.member_id, t.baselines.c.system, t.baselines.c.rating,
+                    t.baselines.c.games, t.baselines.c.as_of, t.baselines.c.wins,
+                    t.baselines.c.draws, t.baselines.c.losses, t.baselines.c.events3,
+                    t.baselines.c.peak, t.baselines.c.olm, t.baselines.c.games_above_2200)
+_RATING_ORDER = "end_date, start_date, event_id, section"
+
+
 def latest_states(connection: Connection, ids: Iterable[str],
                   before_key: SectionKey | None = None) -> dict[tuple[str, System], Rating]:
     """Each member's state per system after the last section in the table (or the last
-    before ``before_key``), else the imported baseline."""
+    before ``before_key``), else the imported baseline. Read through the driver: the
+    rating loop asks once per section, for the members it sees first."""
     ids = list(ids)
+    if not ids:
+        return {}
+    driver = Driver(connection)
+    marks = ", ".join("?" * len(ids))
     states: dict[tuple[str, System], Rating] = {}
-    for b in connection.execute(select(t.baselines).where(t.baselines.c.member_id.in_(ids))):
-        states[(b.member_id, System(b.system))] = Rating(
-            rating=b.rating, games=b.games, date=b.as_of, wins=b.wins, draws=b.draws,
-            losses=b.losses, events3=b.events3, peak=b.peak, olm=b.olm,
-            games_above_2200=b.games_above_2200)
-    query = select(t.ratings.c.member_id, t.ratings.c.system, t.ratings.c.state_after).where(
-        t.ratings.c.member_id.in_(ids))
+    query = (f"SELECT {', '.join(c.name for c in BASELINE_COLUMNS)} FROM baselines "
+             f"WHERE member_id IN ({marks})")
+    for member, system, rating, games, as_of, wins, draws, losses, events3, peak, olm, \
+            above in driver.rows(query, ids, BASELINE_COLUMNS):
+        states[(member, System(system))] = Rating(
+            rating=rating, games=games, date=as_of, wins=wins, draws=draws, losses=losses,
+            events3=events3, peak=peak, olm=bool(olm), games_above_2200=above)
+    query = f"SELECT member_id, system, state_after FROM ratings WHERE member_id IN ({marks})"
+    params: list[Any] = list(ids)
     if before_key is not None:
-        query = query.where(before(t.ratings, before_key, "section"))
+        end, start, event_id, number = before_key
+        query += f" AND ({_RATING_ORDER}) < (?, ?, ?, ?)"
+        params += [driver.date(end), driver.date(start), event_id, number]
     latest: dict[tuple[str, str], str | None] = {}
-    for r in connection.execute(query.order_by(*order_key(t.ratings, "section").clauses)):
-        latest[(r.member_id, r.system)] = r.state_after  # rows come in order: the last wins
+    for member, system, text in driver.execute(f"{query} ORDER BY {_RATING_ORDER}", params):
+        latest[(member, system)] = text  # rows come in order: the last wins
     for (member, system), text in latest.items():
         state = state_from_json(text)
         if state is not None:
