@@ -53,7 +53,11 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("prepare: pre-event ratings from the database", "office/run.py", "prepare"),
         ("rate_outcomes: Steps 1-5, lean compiled path", "batch/engine.py", "rate_outcomes"),
         ("outcome_row: results to rows, states to JSON", "office/store.py", "outcome_row"),
-        ("insert_rows: rows written through the driver", "office/store.py", "insert_rows"),
+        ("insert_outcomes: result rows written through the driver", "office/store.py",
+         "insert_outcomes"),
+        ("state_json: each state after the event as JSON", "office/store.py", "state_json"),
+        ("event_to_json: the event's source, as stored", "formats/event_json.py",
+         "event_to_json"),
         ("SQLAlchemy Connection.execute (all SQL)", "sqlalchemy/engine/base.py", "execute"),
     ),
 }
