@@ -23,7 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
@@ -141,14 +142,28 @@ def _median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
 
+@contextmanager
+def collector_off() -> Iterator[None]:
+    """The garbage collector off for a timed region, as ``timeit`` does, after one
+    collection: a collection during the region would time the collector, and one just
+    before each call would walk the whole heap (the corpus, the year) and leave the
+    caches cold for it."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _times(fn: Callable[[], object], runs: int) -> list[float]:
-    """Wall-clock seconds of ``runs`` calls, a garbage collection before each."""
+    """Wall-clock seconds of ``runs`` calls, the collector off while each is timed."""
     out = []
     for _ in range(runs):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
+        with collector_off():
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
     return out
 
 
@@ -491,12 +506,12 @@ def pack_figures(ctx: Context) -> list[Figure]:
     laying, total = [], []
     bar = ctx.progress("lay_out + rate_columns of the corpus", sizes.pack_runs, "runs")
     for _ in range(sizes.pack_runs):
-        gc.collect()
-        start = time.perf_counter()
-        columns = lay_out(sections)
-        laid_at = time.perf_counter()
-        rate_columns(columns)
-        done = time.perf_counter()
+        with collector_off():
+            start = time.perf_counter()
+            columns = lay_out(sections)
+            laid_at = time.perf_counter()
+            rate_columns(columns)
+            done = time.perf_counter()
         laying.append(laid_at - start)
         total.append(done - start)
         bar.advance()
@@ -522,13 +537,13 @@ def reference_figure(ctx: Context) -> list[Figure]:
     bar = ctx.progress(f"reference path ({sizes.reference_runs} runs)",
                        sizes.reference_runs * len(sections), "sections")
     for _ in range(sizes.reference_runs):
-        gc.collect()
-        start = time.perf_counter()
-        for i, section in enumerate(sections):
-            rate_section(section)
-            if i % 16 == 15:
-                bar.advance(16)
-        times.append(time.perf_counter() - start)
+        with collector_off():
+            start = time.perf_counter()
+            for i, section in enumerate(sections):
+                rate_section(section)
+                if i % 16 == 15:
+                    bar.advance(16)
+            times.append(time.perf_counter() - start)
         bar.update(len(times) * len(sections))
     bar.close()
     return [Figure("reference_player_games_per_s", games / _median(times), "player-games/s",
@@ -566,10 +581,10 @@ def peer_figures(ctx: Context) -> list[Figure]:
         for _ in range(sizes.peer_runs):
             ours += _times(lambda: rate_columns(columns), 1)
             state = peer.setup(prepared)
-            gc.collect()
-            start = time.perf_counter()
-            rated = peer.rate(state)
-            theirs.append(time.perf_counter() - start)
+            with collector_off():
+                start = time.perf_counter()
+                rated = peer.rate(state)
+                theirs.append(time.perf_counter() - start)
             assert rated == games.player_games, (peer.name, rated, games.player_games)
             bar.advance()
         bar.close()

@@ -47,8 +47,9 @@ NOTE_GAMES = ("A player-game is one player's side of one rated game in one ratin
               "(Packed.player_games); a game is one rated game between two players, counted "
               "once.")
 NOTE_RUNS = "Each figure is the median of its runs (`runs`); `samples` lists them in order."
-NOTE_TIMES = ("Times are wall-clock (time.perf_counter), with a garbage collection before each "
-              "run; in-process figures are measured warm (after one untimed call).")
+NOTE_TIMES = ("Times are wall-clock (time.perf_counter), with the garbage collector off while "
+              "a run is timed, after one collection, as timeit does; in-process figures are "
+              "measured warm (after one untimed call).")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain
 from operator import attrgetter
 
 import numba
@@ -30,8 +30,8 @@ from ..core.kernels import (
 )
 from ..core.model import KFactor, Rating, Section, System
 from ..core.pipeline import merge_entrants, rated_games, section_systems
-from ..core.rules import rules_for
-from ..core.steps import SPECIAL_MAX_GAMES, rating_of
+from ..core.rules import RuleSet, rules_for
+from ..core.steps import SPECIAL_MAX_GAMES, Entrant, rating_of
 from .compiled import (
     absolute_floor,
     bonus_eligible,
@@ -94,30 +94,40 @@ class Layout:
         rules = rules_for(section.start_date)
         systems = section_systems(section, rules)
         entrants = merge_entrants(section.players)
+        # the games, once for all systems: opponents (the group's own index: prepare
+        # adds the group's first row), scores, and where each entrant's games end
         games = rated_games(entrants)
+        against: list[int] = []
+        score: list[float] = []
+        for o, sc in games:
+            against += o
+            score += sc
+        ends = list(accumulate(len(o) for o, _ in games))
         dual = System.R in systems and System.Q in systems
         half = section.k is KFactor.HALF
-        before, keys, ratings = self.before, self.keys, self.ratings
-        opponents, scores, starts = self.game_opponent, self.game_score, self.game_start
         for system in systems:
-            first = len(keys)
+            first = len(self.keys)
             self.groups.append((first, first + len(entrants), half, dual and system is System.R,
                                 system is System.R, system in rules.absolute_floor_systems,
                                 rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents))
-            for e, (against, score) in zip(entrants, games):
-                rows = e.rows
-                rating = rows[0].ratings.get(system) if len(rows) == 1 else \
-                    rating_of(e, system)  # the usual case inlined: this runs per player
-                if rating is None:  # Step 1 for an unrated player (core.initial)
-                    initial = initial_rating(e.first, system, rules, section.end_date)
-                    before.append((initial.rating, initial.games, *_UNRATED))
-                else:
-                    before.append(_read_rating(rating))
-                opponents.extend(against)  # the group's own index: prepare adds ``first``
-                scores.extend(score)
-                starts.append(len(opponents))
-                keys.append((index, rows[0].pair, system))
-                ratings.append(rating)
+            ratings = [e.rows[0].ratings.get(system) if len(e.rows) == 1 else
+                       rating_of(e, system) for e in entrants]  # the usual case inlined
+            self.before += [_read_rating(r) if r is not None else
+                            self._unrated(e, system, rules, section)
+                            for e, r in zip(entrants, ratings)]
+            base = len(self.game_opponent)
+            self.game_opponent += against
+            self.game_score += score
+            self.game_start += [base + end for end in ends]
+            self.keys += [(index, e.rows[0].pair, system) for e in entrants]
+            self.ratings += ratings
+
+    @staticmethod
+    def _unrated(e: Entrant, system: System, rules: RuleSet,
+                 section: Section) -> tuple[float | bool | None, ...]:
+        """An unrated player's row: Step 1's R0 and N (core.initial), no history."""
+        initial = initial_rating(e.first, system, rules, section.end_date)
+        return (initial.rating, initial.games, *_UNRATED)
 
     def columns(self) -> Columns:
         # fromiter with None made NaN here is twice as fast as np.array on the tuples
