@@ -157,10 +157,11 @@ def collector_off() -> Iterator[None]:
 
 
 def _times(fn: Callable[[], object], runs: int) -> list[float]:
-    """Wall-clock seconds of ``runs`` calls, the collector off while each is timed."""
+    """Wall-clock seconds of ``runs`` calls, with the collector off across them (one
+    collection first, not one per call: each would leave the caches cold)."""
     out = []
-    for _ in range(runs):
-        with collector_off():
+    with collector_off():
+        for _ in range(runs):
             start = time.perf_counter()
             fn()
             out.append(time.perf_counter() - start)

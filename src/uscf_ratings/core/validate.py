@@ -65,8 +65,8 @@ def check_section(section: Section) -> None:
         if count > 1:
             add(None, None, f"pair number {pair} is used {count} times")
     by_pair = {p.pair: p for p in section.players}
-    #: each player's first result in each round, for the mirror check
-    first_in_round: dict[tuple[int, int], Result] = {}
+    #: each player's first result in each round, by pair number, for the mirror check
+    rounds_of: dict[int, dict[int, Result]] = {}
 
     for player in section.players:
         if player.pair < 1:
@@ -76,14 +76,13 @@ def check_section(section: Section) -> None:
                 add(player, None, f"{system} rating {rating.rating:g} is outside 0..{MAX_RATING:g}")
             if rating.games < 0:
                 add(player, None, f"{system} games (N) {rating.games} is negative")
-        if section.type is not SectionType.ROUND_ROBIN:
-            rounds = [r.round for r in player.results]
-            if len(set(rounds)) != len(rounds):
-                for rnd, count in Counter(rounds).items():
-                    if count > 1:
-                        add(player, rnd, f"{count} results given for one round")
-        for result in player.results:
-            first_in_round.setdefault((player.pair, result.round), result)
+        results = player.results
+        in_round = rounds_of[player.pair] = {r.round: r for r in reversed(results)}
+        if section.type is not SectionType.ROUND_ROBIN and len(in_round) != len(results):
+            for rnd, count in Counter(r.round for r in results).items():
+                if count > 1:
+                    add(player, rnd, f"{count} results given for one round")
+        for result in results:
             code, opponent = result.code, result.opponent
             if code in _PLAYED and opponent is not None and opponent != player.pair \
                     and opponent in by_pair:
@@ -106,18 +105,18 @@ def check_section(section: Section) -> None:
                 add(player, result.round, f"result {cell} names pair {opponent}, "
                     "which is not in the section")
     if not problems:
-        problems.extend(_mirror_problems(section, label, first_in_round))
+        problems.extend(_mirror_problems(section, label, rounds_of))
     if problems:
         raise SectionError(problems)
 
 
 def _mirror_problems(section: Section, label: str,
-                     first_in_round: dict[tuple[int, int], Result]) -> list[Problem]:
+                     rounds_of: dict[int, dict[int, Result]]) -> list[Problem]:
     """Each played game must be in both players' rows with opposite results.
 
     A round robin may list its games in any order of rounds (real reports list them by
     opponent column), so there the games are matched as a multiset; elsewhere each game
-    is matched with the opponent's first result in its round (``first_in_round``).
+    is matched with the opponent's first result in its round (``rounds_of``).
     """
     problems = []
     by_pair = {p.pair: p for p in section.players}
@@ -138,7 +137,7 @@ def _mirror_problems(section: Section, label: str,
         for r in p.results:
             if r.code not in _PLAYED or r.opponent is None:
                 continue
-            theirs = first_in_round.get((r.opponent, r.round))
+            theirs = rounds_of[r.opponent].get(r.round)
             if theirs is not None and theirs.code == MIRROR[r.code] and theirs.opponent == p.pair:
                 continue
             expected = f"'{MIRROR[r.code]}{p.pair}'"
