@@ -81,7 +81,7 @@ def peer_games(sections: Sequence[Section], packed: Any) -> PeerGames:
         entrant = by_pair[pair]
         rating = entrant.first.ratings.get(System(system))
         games_before[row] = rating.games if rating is not None else 0
-        mine = games[entrant.index]
+        mine = games[entrant.position]
         rows = tuple(int(x) for x in opponent[start[row]:start[row + 1]])
         assert len(rows) == len(mine), "pack's games and collect_games disagree"
         if rows:

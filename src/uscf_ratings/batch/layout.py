@@ -45,12 +45,10 @@ from .compiled import (
 )
 
 #: What a row (a player in one system) brings into the event, in the column order of
-#: ``Columns.before``: Rating's fields, read in one call (None reads as NaN; counts that
-#: are NaN become UNKNOWN).
+#: ``Columns.before``: Rating's fields, read in one call (None reads as NaN; a count
+#: that is NaN is UNKNOWN to the kernels).
 BEFORE = ("rating", "games", "wins", "draws", "losses", "events3", "peak", "floor",
           "floor_lowered_from", "floor_lowered_to", "olm", "games_above_2200")
-_COUNTS = [BEFORE.index(name) for name in ("wins", "draws", "losses", "events3",
-                                           "games_above_2200")]
 _read_rating = attrgetter(*BEFORE)
 _NAN = math.nan
 #: the rest of an unrated row after Step 1's R0 and N: no history, no floors
@@ -134,9 +132,6 @@ class Layout:
         values = chain.from_iterable(self.before)
         before = np.fromiter((_NAN if v is None else v for v in values), np.float64,
                              len(self.before) * len(BEFORE)).reshape(-1, len(BEFORE))
-        counts = before[:, _COUNTS]
-        counts[np.isnan(counts)] = UNKNOWN
-        before[:, _COUNTS] = counts
         return Columns(
             np.array(self.groups, dtype=np.float64).reshape(-1, len(GROUP)), before,
             np.array([r is not None for r in self.ratings], dtype=np.bool_),
@@ -144,6 +139,12 @@ class Layout:
             np.array(self.game_opponent, dtype=np.int64),
             np.array(self.game_score, dtype=np.float64),
             tuple(self.keys), tuple(self.ratings))
+
+
+@numba.njit(cache=True, nogil=True)
+def _count(value: float) -> int:
+    """A history count read from ``before``: NaN (not given) is UNKNOWN."""
+    return UNKNOWN if np.isnan(value) else int(value)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -176,8 +177,8 @@ def _prepare_row(i: int, group: NDArray[np.float64], before: NDArray[np.float64]
 
     rated = rated_rows[i]
     r0, n = before[i, 0], int(before[i, 1])
-    wins0, draws0, losses0 = int(before[i, 2]), int(before[i, 3]), int(before[i, 4])
-    events3_0, above0 = int(before[i, 5]), int(before[i, 11])
+    wins0, draws0, losses0 = _count(before[i, 2]), _count(before[i, 3]), _count(before[i, 4])
+    events3_0, above0 = _count(before[i, 5]), _count(before[i, 11])
     n_eff = min(float(n), n_star(r0))
     # Rating.all_wins / all_losses: an unknown count of draws or the other side says none
     all_wins = rated and wins0 != UNKNOWN and n > 0 and wins0 == n and draws0 <= 0 \

@@ -64,7 +64,7 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
             pair=e.first.pair,
             id=e.first.id,
             name=e.first.name,
-            ratings={s: r for s in systems if (r := per_system[s][e.index]) is not None},
+            ratings={s: r for s in systems if (r := per_system[s][e.position]) is not None},
             pairs=tuple(p.pair for p in e.rows),
         )
         for e in entrants
@@ -104,7 +104,7 @@ def merge_entrants(players: Sequence[Player]) -> tuple[Entrant, ...]:
 def rated_games(entrants: Sequence[Entrant]) -> list[tuple[list[int], list[float]]]:
     """Each entrant's rated games (W, L, D), from its own rows: the opponents' entrant
     indexes and the scores."""
-    index = {p.pair: e.index for e in entrants for p in e.rows}
+    index = {p.pair: e.position for e in entrants for p in e.rows}
     out = []
     for e in entrants:
         opponents: list[int] = []

@@ -26,11 +26,11 @@ SPECIAL_MAX_GAMES = 8  #: "If a player's rating R0 from Step 1 is based upon 8 o
 STEP_FLOOR = 100.0  #: "If the resulting rating ... is less than 100, then change the rating to 100."
 
 
-@dataclass(frozen=True)
-class Entrant:
-    """A member in a section: one or more rows (a member entered twice is one player)."""
+class Entrant(NamedTuple):
+    """A member in a section: one or more rows (a member entered twice is one player).
+    A named tuple, as Game is: one is made for every player of every section."""
 
-    index: int
+    position: int  #: the entrant's place in the section's order of entrants
     rows: tuple[Player, ...]
 
     @property
