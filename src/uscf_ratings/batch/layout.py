@@ -63,7 +63,8 @@ AFTER = ("games", "wins", "draws", "losses", "events3", "above_2200", "peak")
 
 @dataclass(frozen=True)
 class Columns:
-    """Laid-out sections: rows are (section, system, player); games point at rows."""
+    """Laid-out sections: rows are (section, system, player); each game names its
+    opponent by place in the (section, system), and prepare turns that into a row."""
 
     groups: NDArray[np.float64]  #: one row per (section, system), columns GROUP
     before: NDArray[np.float64]  #: one row per player and system, columns BEFORE
