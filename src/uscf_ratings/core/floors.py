@@ -13,14 +13,17 @@ from . import kernels
 from .kernels import ABSOLUTE_FLOOR, ABSOLUTE_FLOOR_CAP, OLM_FLOOR, OLM_GAMES
 
 __all__ = ["ABSOLUTE_FLOOR", "ABSOLUTE_FLOOR_CAP", "OLM_FLOOR", "OLM_GAMES", "Floors",
-           "absolute_floor", "lowered", "olm_floor", "peak_floor"]
+           "absolute_floor", "lowered", "nan_for_none", "none_for_nan", "olm_floor",
+           "peak_floor"]
 
 
-def _none(value: float) -> float | None:
+def none_for_nan(value: float) -> float | None:
+    """A kernel's NaN (no value) as the model's None."""
     return None if math.isnan(value) else value
 
 
-def _nan(value: float | None) -> float:
+def nan_for_none(value: float | None) -> float:
+    """The model's None (no value) as the kernels' NaN."""
     return math.nan if value is None else value
 
 
@@ -40,7 +43,7 @@ def peak_floor(peak: float | None) -> float | None:
     >>> peak_floor(1941), peak_floor(1999.51), peak_floor(1388)
     (1700.0, 1800.0, None)
     """
-    return None if peak is None else _none(kernels.peak_floor(peak))
+    return None if peak is None else none_for_nan(kernels.peak_floor(peak))
 
 
 def olm_floor(regular: bool, olm: bool, games_above_2200: int | None) -> float | None:
@@ -51,7 +54,7 @@ def olm_floor(regular: bool, olm: bool, games_above_2200: int | None) -> float |
     (2200.0, None)
     """
     above = kernels.UNKNOWN if games_above_2200 is None else games_above_2200
-    return _none(kernels.olm_floor(regular, olm, above))
+    return none_for_nan(kernels.olm_floor(regular, olm, above))
 
 
 def lowered(floor: float | None, lowered_from: float | None, lowered_to: float | None) -> float | None:
@@ -61,7 +64,8 @@ def lowered(floor: float | None, lowered_from: float | None, lowered_to: float |
     >>> lowered(1800.0, 1800.0, 1700.0), lowered(1900.0, 1800.0, 1700.0), lowered(1800.0, None, None)
     (1700.0, 1900.0, 1800.0)
     """
-    return _none(kernels.lowered(_nan(floor), _nan(lowered_from), _nan(lowered_to)))
+    return none_for_nan(kernels.lowered(nan_for_none(floor), nan_for_none(lowered_from),
+                                        nan_for_none(lowered_to)))
 
 
 @dataclass(frozen=True)

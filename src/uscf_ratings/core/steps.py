@@ -7,7 +7,6 @@ matches (section 7) and :mod:`.foreign` for foreign FIDE events (section 6).
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -161,7 +160,8 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         draws=_add(r.draws, draws),
         losses=_add(r.losses, losses),
         events3=_add(r.events3, events3),
-        peak=_none(kernels.peak_before(_nan(r.peak), r.rating, r.games)),
+        peak=floor_rules.none_for_nan(
+            kernels.peak_before(floor_rules.nan_for_none(r.peak), r.rating, r.games)),
         floor=r.floor,
         floor_lowered_from=r.floor_lowered_from,
         floor_lowered_to=r.floor_lowered_to,
@@ -186,14 +186,6 @@ def _tally(games: Sequence[Game]) -> tuple[int, int, int]:
 def _add(before: int | None, here: int) -> int | None:
     """An unknown count stays unknown."""
     return None if before is None else before + here
-
-
-def _none(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
-def _nan(value: float | None) -> float:
-    return math.nan if value is None else value
 
 
 def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: System,
@@ -221,7 +213,8 @@ def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: Syste
 
 def finish_state(state: Rating, final: float) -> Rating:
     """Set the final rating, the peak and the OLM title in the state after the event."""
-    peak = _none(kernels.peak_after(_nan(state.peak), state.games, final))
+    peak = floor_rules.none_for_nan(
+        kernels.peak_after(floor_rules.nan_for_none(state.peak), state.games, final))
     olm = state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES
     # Built field by field rather than with dataclasses.replace, which costs three times
     # as much: the office builds one of these for every rated player.
