@@ -69,6 +69,25 @@ def test_bad_file_exits_2_with_every_problem(tmp_path: Path) -> None:
     assert "sections[0].players[1].ratings" in out.output
 
 
+def test_every_failing_section_is_listed(tmp_path: Path) -> None:
+    """A file with two bad sections names the problems of both, not only the first's."""
+    def section(number: int, results: tuple[list[str], list[str]]) -> dict[str, object]:
+        return {"number": number, "systems": ["R"], "players": [
+            {"pair": 1, "id": "30100001", "ratings": {"R": {"rating": 1400, "games": 4}},
+             "results": results[0]},
+            {"pair": 2, "id": "30100002", "ratings": {"R": {"rating": 1600, "games": 4}},
+             "results": results[1]}]}
+
+    path = tmp_path / "two-bad.json"
+    path.write_text(json.dumps({"event": {"id": "x", "start_date": "2026-01-01"}, "sections": [
+        section(1, (["W2"], ["W1"])),  # a win on both sides
+        section(2, (["W3"], ["L1"]))]}))  # pair 3 is not in the section
+    out = CliRunner().invoke(cli, ["rate", str(path)])
+    assert out.exit_code == 1
+    assert "section 1, player 1, id 30100001, round 1: result 'W2' is not mirrored" in out.output
+    assert "section 2, player 1, id 30100001, round 1: result 'W3' names pair 3" in out.output
+
+
 def test_rules_lists_bonus_thresholds() -> None:
     out = CliRunner().invoke(cli, ["rules"])
     assert out.exit_code == 0

@@ -14,7 +14,7 @@ from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
-from ..core.validate import SectionError
+from ..core.validate import SectionError, section_label
 from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
@@ -54,23 +54,20 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
     told from the content and the extension.
 
     Every file is read and checked before anything is printed; a file with problems is
-    refused whole, with the problems of its first failing section listed.
+    refused whole, with the problems of every failing section listed.
     """
     rated = []
     for name in files:
         try:
             event = read_any(name)
-            if systems:
-                event = _with_systems(event, systems)
-            if url is not None:
-                event = _filled(event, url)
-            warn_assumed_games(name, event)
-            results: list[SectionResult] = [rate_section(s) for s in event.sections]
         except ParseError as error:
             raise click.ClickException(str(error)) from None
-        except (SectionError, NoRuleSet, TimeControlError) as error:
-            raise click.ClickException(f"{name}: {error}") from None
-        rated.append((event, results))
+        if systems:
+            event = _with_systems(event, systems)
+        if url is not None:
+            event = _filled(event, url)
+        warn_assumed_games(name, event)
+        rated.append((event, _rate_sections(name, event)))
     if as_json or fmt == "json":
         document = {"events": [event_to_dict(e, r) for e, r in rated]}
         click.echo(json.dumps(document, indent=2))
@@ -81,7 +78,7 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
         render = {"msa": outputs.render_text, "csv": outputs.render_csv,
                   "html": outputs.render_html}[fmt]
         for event, results in rated:
-            click.echo(render(event, results), nl=not fmt == "csv")
+            click.echo(render(event, results), nl=fmt != "csv")
         return
     for event, results in rated:
         click.echo(f"{event.name or event.id}  ({event.id}, {event.start_date} .. {event.end_date})")
@@ -89,6 +86,21 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
             click.echo("")
             click.echo(render_section(section, result))
         click.echo("")
+
+
+def _rate_sections(name: str, event: Event) -> list[SectionResult]:
+    """Every section rated, or a ClickException with the problems of all that fail."""
+    results, problems = [], []
+    for section in event.sections:
+        try:
+            results.append(rate_section(section))
+        except SectionError as error:  # its lines name the section already
+            problems.append(str(error))
+        except (NoRuleSet, TimeControlError) as error:
+            problems.append(f"{section_label(section)}: {error}")
+    if problems:
+        raise click.ClickException(f"{name}: " + "\n".join(problems))
+    return results
 
 
 def _with_systems(event: Event, systems: str) -> Event:
@@ -181,7 +193,7 @@ def fidelity(shared: Path, k_policy: str, as_json: bool, chain: bool) -> None:
         click.echo(render(report))
 
 
-from .db import db  # noqa: E402  (the office's commands)
+from .db import db  # the office's commands, after cli is defined
 
 cli.add_command(db)
 
@@ -190,6 +202,6 @@ def main() -> None:  # pragma: no cover
     cli(sys.argv[1:])
 
 
-from .serve import serve  # noqa: E402  (the web app)
+from .serve import serve  # the web app, after cli is defined
 
 cli.add_command(serve)
