@@ -1,6 +1,6 @@
 """uscf-ratings: the US Chess rating system, complete and exact.
 
-The core (:mod:`uscf_ratings.core`) is pure: frozen dataclasses in, frozen dataclasses
+The core (`uscf_ratings.core`) is pure: frozen dataclasses in, frozen dataclasses
 out, no I/O. File formats, the CLI and the fidelity report are layers around it.
 """
 

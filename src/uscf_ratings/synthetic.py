@@ -116,7 +116,7 @@ def events(members: list[Member], count: int, seed: int = 1, start: date = date(
            sizes: tuple[int, int] | None = None) -> list[Event]:
     """``count`` events of one to three sections each, a few days apart.
 
-    Section sizes follow :func:`section_size`, or are uniform in ``sizes`` when given. A
+    Section sizes follow `section_size`, or are uniform in ``sizes`` when given. A
     section has 3 to 9 rounds, and no more rounds than a round robin of its players
     needs (a quad plays 3)."""
     rng = random.Random(seed)

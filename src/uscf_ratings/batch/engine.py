@@ -67,7 +67,7 @@ def lay_out(sections: Sequence[Section]) -> Columns:
 
 
 def pack(sections: Sequence[Section]) -> Packed:
-    """Lay out sections for :func:`rate_packed`."""
+    """Lay out sections for `rate_packed`."""
     return _packed(lay_out(sections))[0]
 
 
@@ -91,9 +91,9 @@ def _packed(columns: Columns) -> tuple[Packed, NDArray[np.float64]]:
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
-    """One Swiss or round-robin section, already checked (:func:`.validate.check_section`),
+    """One Swiss or round-robin section, already checked (`validate.check_section`),
     through Steps 1-5 and the floors: the numbers the office stores, equal to those of
-    :func:`.pipeline.rate_section` (a test holds them to 1e-9), without its explanations.
+    `pipeline.rate_section` (a test holds them to 1e-9), without its explanations.
 
     Python reads the players (batch/layout.py); the compiled kernels, built from the
     core's own, do the rest."""

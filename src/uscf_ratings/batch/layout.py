@@ -3,7 +3,7 @@
 Python reads each player once and keeps plain numbers: what the player brings into the
 event in each system (the rating and its history, or Step 1's initial rating from the
 core's initial.py for an unrated player) and the rated games. The compiled
-:func:`prepare` then applies the core's kernels (core/kernels.py) to them: N', the
+`prepare` then applies the core's kernels (core/kernels.py) to them: N', the
 formula choice, S, K, bonus eligibility, the history counts after the event and the
 floors of section 5, as core/steps.py does for the reference path. A test holds the two
 paths to the same numbers.
@@ -56,7 +56,7 @@ _UNRATED = (None, None, None, None, None, None, None, None, False, None)
 #: The rules a (section, system) is rated under, in the column order of ``Layout.groups``.
 GROUP = ("start", "stop", "half_k", "dual_regular", "regular", "absolute_floor",
          "bonus_threshold", "bonus_m3_distinct")
-#: The history after the event, in the column order of :func:`prepare`'s ``after``; the
+#: The history after the event, in the column order of `prepare`'s ``after``; the
 #: peak is the one before the new rating (core.steps.finish_state adds that).
 AFTER = ("games", "wins", "draws", "losses", "events3", "above_2200", "peak")
 
@@ -266,7 +266,7 @@ def prepare_parallel(groups: NDArray[np.float64], before: NDArray[np.float64],
                      rated: NDArray[np.bool_], game_start: NDArray[np.int64], game_opponent: NDArray[np.int64],
                      game_score: NDArray[np.float64]
                      ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
-    """:func:`prepare` with one (section, system) per task, on all cores."""
+    """`prepare` with one (section, system) per task, on all cores."""
     rows = np.empty((before.shape[0], 9))
     after = np.empty((before.shape[0], 7))
     opponent_row = np.empty_like(game_opponent)

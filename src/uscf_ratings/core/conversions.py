@@ -1,6 +1,6 @@
 """Conversions of FIDE and CFC ratings, and the age-based rating.
 
-Which conversion applies at a date is chosen by :class:`~uscf_ratings.core.rules.RuleSet`
+Which conversion applies at a date is chosen by `uscf_ratings.core.rules.RuleSet`
 (its ``fide_conversion``, ``youth_fide_conversion`` and ``cfc_conversion`` keys).
 """
 

@@ -2,7 +2,7 @@
 
 These are reference formulas (expected score, the K-factor update, performance ratings and
 the US Chess class names), not the US Chess rating algorithm itself, which lives in
-:mod:`uscf_ratings.core.formulas` and :mod:`uscf_ratings.core.special`.
+`uscf_ratings.core.formulas` and `uscf_ratings.core.special`.
 
 Section names below are the article's headings ("Theory / Mathematical details",
 "FIDE ratings / Performance rating", "United States Chess Federation ratings").
@@ -114,7 +114,7 @@ def performance_rating_fide(opponents: Sequence[float], score: float) -> float:
     """FIDE's performance rating: opponents' average + d_p ("FIDE ratings / Performance rating").
 
     p = score / games, rounded to two decimals half up, looked up in the FIDE table
-    (:data:`FIDE_DP`; a perfect score or no score gives +800 or -800).
+    (`FIDE_DP`; a perfect score or no score gives +800 or -800).
 
     >>> performance_rating_fide([1000], 1), performance_rating_fide([1000], 0.5)
     (1800.0, 1000.0)
@@ -146,7 +146,7 @@ def us_chess_class(rating: float) -> str:
 
     The rating is rounded half up first, as published ratings are (so 1999.5 is
     Expert). "Original Life Master" is not returned: it needs 300 games above
-    2200, not only a rating. A rating that rounds below 0 raises :class:`EloError`.
+    2200, not only a rating. A rating that rounds below 0 raises `EloError`.
 
     >>> us_chess_class(2199.4), us_chess_class(2199.5), us_chess_class(0)
     ('Expert', 'National Master', 'Class J')

@@ -1,7 +1,7 @@
 """The input model: an event, its sections, their players and results.
 
 Frozen dataclasses only; every other layer (file formats, the database, the CLI) builds
-these values and hands them to :func:`uscf_ratings.core.pipeline.rate_section`.
+these values and hands them to `uscf_ratings.core.pipeline.rate_section`.
 The names follow the US Chess rating system document of 2025-07-26 (N for games,
 R0 for the prior rating, m for games in the event).
 """

@@ -1,6 +1,6 @@
 """What rating a section produces: every number, with the explanation behind it.
 
-A :class:`RatingResult` is one player in one system. It says which rule set and formula
+A `RatingResult` is one player in one system. It says which rule set and formula
 applied, R0, N, N', K, E, S, the bonus, each step's rating, which floor held, the final
 rating and the state a later event starts from.
 """
@@ -104,7 +104,7 @@ class SectionResult:
 
 class Outcome(NamedTuple):
     """What the ratings office stores of one rated player in one system: the numbers of a
-    :class:`RatingResult` without the explanation, which the office rebuilds on demand by
+    `RatingResult` without the explanation, which the office rebuilds on demand by
     rating the section again from the same states (office/explain.py). A named tuple:
     the office builds one for every player it rates."""
 
@@ -119,7 +119,7 @@ class Outcome(NamedTuple):
 
 
 def outcomes_of(result: SectionResult) -> tuple[Outcome, ...]:
-    """The outcomes of a section rated by :func:`.pipeline.rate_section`: every player
+    """The outcomes of a section rated by `pipeline.rate_section`: every player
     with a post-event rating, in every system."""
     return tuple(
         Outcome(player.pair, system, r.pre, r.pre_games, r.post, r.games_after or 0,

@@ -1,9 +1,9 @@
 """Rules that changed over time, as one table of dated changes.
 
-Each :class:`RuleChange` names the :class:`RuleSet` field it sets, the date from which it
+Each `RuleChange` names the `RuleSet` field it sets, the date from which it
 applies (to sections whose start date is on or after it: 2025 text, section 8), the
 document and sentence it rests on, and whether the date is documented or inferred.
-:data:`RULE_SETS` folds the changes in date order; :func:`rules_for` picks the one in
+`RULE_SETS` folds the changes in date order; `rules_for` picks the one in
 force for a section. Nothing else in the project branches on years.
 
 Coverage starts on 2013-05-08, when the effective-games formula of section 3 took effect
@@ -49,7 +49,7 @@ class RuleSet:
     bonus_m3_needs_distinct_opponents: bool
     #: "priority" (2017 text, section 2) or "blended" (2024 text, section 2).
     initialization: str
-    #: Key of the FIDE conversion in :mod:`uscf_ratings.core.conversions`.
+    #: Key of the FIDE conversion in `uscf_ratings.core.conversions`.
     fide_conversion: str
     youth_fide_conversion: str
     #: Blended initialization: FIDE Game Factor is 10 above this FIDE rating, else 5.

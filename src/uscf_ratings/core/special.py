@@ -56,7 +56,7 @@ def special_rating(
     all_losses: bool = False,
     strict_p: bool = False,
 ) -> SpecialOutcome:
-    """The special rating of section 4.1 (the walk itself is :func:`kernels.special_walk`).
+    """The special rating of section 4.1 (the walk itself is `kernels.special_walk`).
 
     ``r0`` is the prior (pre-event or Step 1 rating), ``n_eff`` is N', ``opponents`` the
     opponents' ratings Ri and ``score`` is S. ``all_wins``/``all_losses`` are for a player

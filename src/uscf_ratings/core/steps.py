@@ -1,8 +1,8 @@
 """The parts every kind of section is rated with: a player's prior (Steps 1 and 2), one
 step of the special or standard formula, and the history and floors after the event.
 
-:mod:`.pipeline` runs them for Swiss and round-robin sections, :mod:`.match` for
-matches (section 7) and :mod:`.foreign` for foreign FIDE events (section 6).
+`pipeline` runs them for Swiss and round-robin sections, `match` for
+matches (section 7) and `foreign` for foreign FIDE events (section 6).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section
 
 
 def is_special(prior: Prior) -> bool:
-    """:func:`uses_special` without the reason."""
+    """`uses_special` without the reason."""
     rating = prior.rating
     return prior.n <= SPECIAL_MAX_GAMES or (
         rating is not None and (rating.all_wins or rating.all_losses))

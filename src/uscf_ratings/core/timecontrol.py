@@ -4,7 +4,7 @@ The 2025 text (footnote 1; the 2024 text's footnote 1 is the same) defines the q
 the rating systems are chosen by: "For a time control, write mm as the total 'main time'
 in minutes, and ss as the delay or increment in seconds." The systems then depend only on
 T = mm + ss; the ranges, which changed over the years, are data in
-:mod:`uscf_ratings.core.rules` and are not repeated here.
+`uscf_ratings.core.rules` and are not repeated here.
 
 Accepted notation (any case, any spacing):
 
@@ -30,9 +30,9 @@ Decisions (the documents define mm and ss but not the notation):
 * A sudden-death period (``G/``, ``SD/``) ends the control; a bare number is read only
   as the whole control (``60``, ``90+30``, ``5 0``), never as a later period.
 * Hours are not recognised: ``40/2, SD/1`` reads as minutes (T = 3, which
-  :func:`systems_for` refuses as too fast for any system).
+  `systems_for` refuses as too fast for any system).
 
-Anything else raises :class:`TimeControlError`, which quotes the text.
+Anything else raises `TimeControlError`, which quotes the text.
 """
 
 from __future__ import annotations
@@ -186,14 +186,14 @@ def systems_for(tc: TimeControl, online: bool, rules: RuleSet) -> tuple[System, 
     The result is in the order R, Q, B, OR, OQ, OB; two systems means dual rating (an
     over-the-board G/30;d5 gives (R, Q): footnote 1, "which overlaps with the OTBR range").
 
-    The ranges are data in :mod:`uscf_ratings.core.rules`. The 2017 and 2020 texts'
+    The ranges are data in `uscf_ratings.core.rules`. The 2017 and 2020 texts'
     opening paragraphs name G/10+0 in both ranges: Blitz "G/5 (or G/3+2) to G/10+0" and
     QC "G/10+0 through G/60+5". That overlap is resolved there as Blitz, as the 2024 and
     2025 texts say (5 <= mm + ss <= 10, QC 10 < mm + ss); the 2017 text's online QC runs
     to G/60+5, narrowed from 2020-06-01 to "slower than G/10+0 but quicker than G/30+0"
     when online Regular began.
 
-    Raises :class:`TimeControlError` naming T and the rule set's date when no system
+    Raises `TimeControlError` naming T and the rule set's date when no system
     applies (for instance T < 5, or an online Regular game before online Regular existed).
     """
     total = tc.total

@@ -50,7 +50,7 @@ def player_label(player: Player) -> str:
 
 
 def check_section(section: Section) -> None:
-    """Raise :class:`SectionError` listing every inconsistency in ``section``."""
+    """Raise `SectionError` listing every inconsistency in ``section``."""
     label = section_label(section)
     problems: list[Problem] = []
 

@@ -4,22 +4,22 @@ TSEXPORT (one record per section) and TDEXPORT (one record per player entry).
 Format notes: ``shared/spec/file-formats.md``, "US Chess rating-report upload"; real files
 and their oddities: ``shared/formats/uscf_dbf/MANIFEST.md``.
 
-Reading (:func:`read`) accepts a folder holding the three files (any case), a zip of them,
+Reading (`read`) accepts a folder holding the three files (any case), a zip of them,
 or one of the three files with its siblings beside it, and is tolerant as the notes ask:
 dates as dBase ``D`` or as text (``YYYYMMDD``, ``MM/DD/YYYY``, ``YYYY-MM-DD``); numbers as
 ``N`` or as left- or right-justified text; round cells of any width, right-justified
 (``W   12B``) or left-justified (SwissSys's ``W2W``); the older layout with 9-character event
 ids, 5-character cells and a continuation record per player for rounds 11-20
 (``D_REC_SEQ``); round robins reported by opponent columns. Every problem is collected
-and raised together as a :class:`ParseError`, each naming the file, record and field.
+and raised together as a `ParseError`, each naming the file, record and field.
 
-Writing (:func:`write`) produces the 2C layout of the notes (dates as ``D``, numbers as
+Writing (`write`) produces the 2C layout of the notes (dates as ``D``, numbers as
 left-justified text, as the Sept-2025 correction asks) with a dBase III writer of our own,
-:func:`dbase3_bytes`, whose byte layout is explained there.
+`dbase3_bytes`, whose byte layout is explained there.
 
 Decisions where the notes are silent (each is also a test):
 
-* A rating without N (every 2C rating) gets N = :data:`ASSUMED_GAMES` = 26, the smallest
+* A rating without N (every 2C rating) gets N = `ASSUMED_GAMES` = 26, the smallest
   established N, with ``games_known=False``. For a pre-event rating under about 1928 this
   changes nothing, since N' = min(N, N*) and N* <= 26 there. A rating written with its
   game count, ``1456P12`` or ``1501/15``, gives that N and ``games_known=True``. A rating
@@ -45,7 +45,7 @@ Decisions where the notes are silent (each is also a test):
   folder or zip. The writer writes ids of more than 12 characters (which cannot be US
   Chess ids) as blank, which the format reads as "not yet assigned".
 * Text that does not fit its field (a name over 30 characters, say) is not truncated: the
-  writer raises :class:`ValueError` listing every such field.
+  writer raises `ValueError` listing every such field.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class DbfTable:
 def read_table(data: bytes, label: str, issues: list[Issue]) -> DbfTable | None:
     """Parse one dBase table; problems go to ``issues``. None if nothing can be read.
 
-    The layout is the one :func:`dbase3_bytes` writes (see there); the header length and
+    The layout is the one `dbase3_bytes` writes (see there); the header length and
     record length in the header are trusted over our own arithmetic only after checking.
     """
     if len(data) < 32:
@@ -665,7 +665,7 @@ TYPE_OF = {SectionType.SWISS: "S", SectionType.ROUND_ROBIN: "R", SectionType.MAT
 
 def write(event: Event, path: Path | str) -> None:
     """Write the three 2C files into the folder ``path`` (created if needed), or into a
-    zip when ``path`` ends in ``.zip``. Raises :class:`ValueError` listing everything the
+    zip when ``path`` ends in ``.zip``. Raises `ValueError` listing everything the
     format cannot hold (too long a name, an online section, ...)."""
     path = Path(path)
     files = report_files(event)

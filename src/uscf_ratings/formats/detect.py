@@ -1,6 +1,6 @@
 """Choose a reader by a file's content and extension, and convert between formats.
 
-Each format module offers ``read(path) -> Event`` (raising :class:`ParseError` with every
+Each format module offers ``read(path) -> Event`` (raising `ParseError` with every
 problem found) and, where the format can hold the data, ``write(event, path)``. This
 module only dispatches; the formats know nothing of each other.
 """

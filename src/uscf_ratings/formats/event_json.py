@@ -214,7 +214,7 @@ read = read_event
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
-    """The event as event JSON: the inverse of :func:`event_from_dict`."""
+    """The event as event JSON: the inverse of `event_from_dict`."""
     from .result_json import rating_state
 
     def player(p: Player) -> dict[str, Any]:

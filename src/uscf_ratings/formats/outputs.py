@@ -1,22 +1,22 @@
 """Rated crosstables for people and programs: text, CSV, JSON and a self-contained HTML page.
 
-Each function takes the event and its :class:`SectionResult` list, one per section in the
-event's order (what :func:`uscf_ratings.core.pipeline.rate_section` returns for each), and
+Each function takes the event and its `SectionResult` list, one per section in the
+event's order (what `uscf_ratings.core.pipeline.rate_section` returns for each), and
 returns the document as a string.
 
-* :func:`render_text`: the layout of the US Chess MSA crosstables ("Reading a US Chess
+* `render_text`: the layout of the US Chess MSA crosstables ("Reading a US Chess
   Rating Report", shared/spec/file-formats.md, "Display"): pair number, name and id on
   one line with the total and the round cells (``W  12``, ``D   4``, ``H``), then one
   ``R: 1294 -> 1451`` line per rating system. Ratings are shown rounded, provisional ones
   as ``1456P12``, unrated as ``Unr.``. Rows are in pair-number order (MSA sorts by score;
   the pair order keeps the rows findable by the round cells).
-* :func:`render_csv`: one row per player and system: ``section,pair,id,name,system,pre,
+* `render_csv`: one row per player and system: ``section,pair,id,name,system,pre,
   post,post_2dp,games_after,formula,round1,...``; pre and post unrounded (as computed),
   ``post_2dp`` rounded half up to two places. A player with no rating in any system
   (unrated, no rated game) has one row with the system blank. The ``section`` column
   comes first so that several sections fit in one file.
-* :func:`render_json`: :func:`uscf_ratings.formats.result_json.event_to_dict`.
-* :func:`render_html`: one page, inline CSS, no scripts or external assets; every text
+* `render_json`: `uscf_ratings.formats.result_json.event_to_dict`.
+* `render_html`: one page, inline CSS, no scripts or external assets; every text
   from the event is escaped.
 """
 
@@ -184,7 +184,7 @@ def _csv_rating(r: RatingResult) -> list[object]:
 
 
 def render_json(event: Event, results: Sequence[SectionResult]) -> str:
-    """The result JSON of :mod:`uscf_ratings.formats.result_json`."""
+    """The result JSON of `uscf_ratings.formats.result_json`."""
     _pairs(event, results)
     return json.dumps(event_to_dict(event, list(results)), indent=2) + "\n"
 

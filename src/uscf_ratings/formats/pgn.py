@@ -67,7 +67,7 @@ BYE_CODE = {"W": "B", "D": "H", "L": "U"}
 
 def read(path: Path | str, *, event_date: date | None = None) -> Event:
     """Read a PGN file; the notes (skipped games, differing ratings) are dropped: use
-    :func:`load` to see them."""
+    `load` to see them."""
     return load(path, event_date=event_date)[0]
 
 

@@ -111,7 +111,7 @@ _RATING_TEXT = re.compile(r"(?P<r>\d{1,4}(?:\.\d+)?)\s*(?:[Pp/]\s*(?:(?P<n>\d{1,
 
 
 def read(path: Path | str, *, event_date: date | None = None) -> Event:
-    """Read a SwissSys ``.sjson`` or ``.BK`` file; raise :class:`ParseError` listing every
+    """Read a SwissSys ``.sjson`` or ``.BK`` file; raise `ParseError` listing every
     problem found."""
     path = Path(path)
     try:
@@ -152,7 +152,7 @@ class _Row:
 
 
 class _Reader:
-    """Builds the model, collecting every problem as an :class:`Issue`."""
+    """Builds the model, collecting every problem as an `Issue`."""
 
     def __init__(self) -> None:
         self.issues: list[Issue] = []

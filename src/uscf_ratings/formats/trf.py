@@ -4,7 +4,7 @@ common program extensions.
 Format notes: ``shared/spec/file-formats.md``, "FIDE TRF"; real files and their oddities:
 ``shared/formats/trf/MANIFEST.md``. A TRF file is one event with one section.
 
-Reading (:func:`read`):
+Reading (`read`):
 
 * Lines end in CR, LF or CR LF; a TAB counts as one space; ``###`` lines are comments
   (TRF26); record codes we do not use are ignored, as the format asks (``XXC``, ``XXS``,
@@ -34,14 +34,14 @@ Reading (:func:`read`):
   national lines are ignored; without a USA line, Tornelo's ``DAT <rank> ID:USCF <id>``
   line (notes, "De-facto extensions") gives the id. The FIDE rating column goes to
   ``Player.fide``; a complete birth date to ``Player.birth_date``.
-* Ratings without N: N = :data:`ASSUMED_GAMES` = 26, ``games_known=False``, as for the
-  US Chess report (see :mod:`uscf_ratings.formats.dbf`).
+* Ratings without N: N = `ASSUMED_GAMES` = 26, ``games_known=False``, as for the
+  US Chess report (see `uscf_ratings.formats.dbf`).
 * Birth dates: only complete ones (``1978`` or ``1987/00/00`` are read as unknown).
 * Dates: ``042``/``052``, else the first and last ``132`` round dates; one date serves
   for both. Styles read: ``2005/07/28``, ``2005.07.28``, ``28. 07. 2005``, ``24/09/2010``
   (day first, as European programs write), ``25/08/11`` (two-digit year first, as in
   ``132``), ``May 10, 2020``. A file with no date at all (pairing-engine tests) gets
-  :data:`NO_DATE`, which no rule set covers, so rating it says the date is missing.
+  `NO_DATE`, which no rule set covers, so rating it says the date is missing.
 * Systems: none of the TRF records names a US Chess rating system. The time control is
   ``122`` (text), else ``222`` (TRF26's encoded ``5400+30``, converted to ``G/90+30``).
   When it is a time control we can read, the section's systems are left to it (the
@@ -49,7 +49,7 @@ Reading (:func:`read`):
 * Section type: round robin when ``092`` or ``192`` says "round robin", else Swiss.
 * Event id: our ``XUS`` record (below), else the file name without its extension.
 
-Writing (:func:`write`) gives TRF16 with CR LF line ends: the header records ``012``,
+Writing (`write`) gives TRF16 with CR LF line ends: the header records ``012``,
 ``042``, ``052``, ``062``, ``092``, ``122``, ``XXR``, the ``001`` lines and a ``USA`` national
 line for each player with a US Chess id or rating, and one extension record,
 ``XUS key=value ...`` (event id, section number and name, systems, type, K, online,

@@ -83,7 +83,7 @@ class Driver:
     SQLAlchemy spends some 50 µs on each statement it runs, even one given as text with
     ``exec_driver_sql``; the driver, 5. Statements are written with ``?`` marks for their
     parameters. Values go to the driver and come back as it has them: the callers turn
-    dates into text for SQLite, and :meth:`rows` converts what it reads back."""
+    dates into text for SQLite, and `rows` converts what it reads back."""
 
     def __init__(self, connection: Connection):
         if not connection.in_transaction():  # as SQLAlchemy's own first statement would

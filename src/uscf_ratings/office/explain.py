@@ -1,7 +1,7 @@
 """Explanations on demand: a stored section rated again from the states before it.
 
 The office stores each result's numbers and the state after it, not the explanation. To
-explain a section, it is rated again by :func:`..core.pipeline.rate_section` from what
+explain a section, it is rated again by `core.pipeline.rate_section` from what
 the office used the first time: for each member, the state after the last section before
 it in rating order (else the imported baseline), the member's facts and the floors set
 by hand. Every change to those re-rates the sections it touches, so this gives the

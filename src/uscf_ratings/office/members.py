@@ -1,7 +1,7 @@
 """Member records an office starts from: a CSV or JSON list of its own, or the rating
 supplement US Chess publishes for directors (office/supplement.py).
 
-A :class:`MemberRecord` is what any of those sources gives: identity, what Step 1 needs
+A `MemberRecord` is what any of those sources gives: identity, what Step 1 needs
 (birth date, adult, FIDE and CFC ratings) and a baseline rating per system with its N and
 history counts.
 """

@@ -1,8 +1,8 @@
 """The ratings office: rate events in order, re-rate, correct, and keep the history.
 
-Each public method is one transaction (see :func:`.db.writing`): after a crash or a kill
+Each public method is one transaction (see `db.writing`): after a crash or a kill
 the database holds either all of what the method did or none of it. The exception is
-:meth:`Office.rate_many`, which commits whole events in groups. Rating an event dated
+`Office.rate_many`, which commits whole events in groups. Rating an event dated
 before events already rated re-rates everything after it, in the same transaction.
 """
 
@@ -41,7 +41,7 @@ from .store import SectionKey, aliases, audit, insert_rows, now, order_key, upse
 __all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY", "Office",
            "OfficeError", "count_rows", "fill_from_database", "section_key"]
 
-#: :meth:`Office.rate_many` commits once the events since its last commit hold this many
+#: `Office.rate_many` commits once the events since its last commit hold this many
 #: games. A commit waits for the disk (SQLite syncs the WAL): one per event cost a tenth
 #: of the run. Groups this size make it negligible, and an interruption loses well under
 #: a second of rating (some 10,000 games a second are rated).
@@ -54,7 +54,7 @@ class OfficeError(ValueError):
 
 @dataclass(frozen=True)
 class EventRated:
-    """What :meth:`Office.rate_many` reports of each event once the transaction holding
+    """What `Office.rate_many` reports of each event once the transaction holding
     it commits (not the event itself: a report is kept for every event of a run)."""
 
     event_id: str
@@ -92,7 +92,7 @@ class Office:
 
     def rate(self, event: Event, pre_ratings: str = PRE_FROM_DATABASE) -> list[SectionResult]:
         """Store and rate an event; re-rate every later section. Refused if the event id
-        is already rated (use :meth:`correct`). Returns the event's sections with their
+        is already rated (use `correct`). Returns the event's sections with their
         explanations."""
         for section in event.sections:
             check_section(section)
@@ -122,10 +122,10 @@ class Office:
         rating it) is undone alone: the events before it are committed and reported, then
         its error is raised.
 
-        Faster than :meth:`rate` in a loop: what one event read (members, states) is kept
+        Faster than `rate` in a loop: what one event read (members, states) is kept
         for the next when nothing else wrote in between, and no explanations are built.
         ``replace_rated`` treats an event already rated as a correction. ``checked=True``
-        says the sections have passed :func:`..core.validate.check_section` (``uscf db
+        says the sections have passed `core.validate.check_section` (``uscf db
         rate`` checks them in parallel). ``presorted=True`` says ``events`` come in rating
         order already: they are then taken one at a time, as the iterable yields them, and
         never held together. ``on_event`` is called for each event, in order, once the
@@ -237,7 +237,7 @@ class Office:
 
 
 class _EventQueue:
-    """The events :meth:`Office.rate_many` has still to rate, taken one at a time. An
+    """The events `Office.rate_many` has still to rate, taken one at a time. An
     error, from the iterable or from rating an event, stops the queue and is kept to be
     raised once the events before it have committed."""
 
@@ -266,7 +266,7 @@ class _EventQueue:
 
 @dataclass
 class _Batch:
-    """How :meth:`Office.rate_many` rates each event, and the run it carries on."""
+    """How `Office.rate_many` rates each event, and the run it carries on."""
 
     pre_ratings: str
     replace_rated: bool
@@ -295,7 +295,7 @@ def _rate_group(c: Connection, first: Event, queue: _EventQueue, batch: _Batch,
 
 
 def _rate_event(c: Connection, event: Event, batch: _Batch) -> EventRated:
-    """Store and rate one event of :meth:`Office.rate_many` in the transaction ``c``."""
+    """Store and rate one event of `Office.rate_many` in the transaction ``c``."""
     if not batch.checked:
         for section in event.sections:
             check_section(section)

@@ -1,16 +1,16 @@
 """Rating stored sections in order: the office's one loop, used by every operation.
 
-A :class:`RatingRun` works inside one transaction. It reads what it needs once and keeps
+A `RatingRun` works inside one transaction. It reads what it needs once and keeps
 it for the sections that follow: merged ids, floors set by hand, each member's facts and
 each member's latest state, updated as it rates. Each section's results are written in
 one statement, without their explanations (office/explain.py rebuilds those).
 
-Sections are rated with the compiled lean path (:func:`..batch.engine.rate_outcomes`)
+Sections are rated with the compiled lean path (`batch.engine.rate_outcomes`)
 when the extra ``[fast]`` is installed and the section is a Swiss or round robin, else
-with :func:`..core.pipeline.rate_section`; a test holds the two to the same numbers.
+with `core.pipeline.rate_section`; a test holds the two to the same numbers.
 
 Several transactions in a row (``uscf db rate`` of many files, one event each) can share
-a run: :meth:`RatingRun.resume` keeps its caches when the database is as the run left
+a run: `RatingRun.resume` keeps its caches when the database is as the run left
 it, which it knows from the id of the last audit row.
 """
 
@@ -299,7 +299,7 @@ def choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rati
 def states_and_facts(c: Connection, ids: Iterable[str], before_key: SectionKey | None = None
                      ) -> tuple[dict[tuple[str, System], Rating], dict[str, MemberFacts | None],
                                 FloorsSetByHand]:
-    """What :func:`prepare` needs for ``ids``, read from the database: the states after
+    """What `prepare` needs for ``ids``, read from the database: the states after
     the last section (or the last before ``before_key``), facts and floors set by hand."""
     ids = list(ids)
     facts: dict[str, MemberFacts | None] = dict(member_facts(c, ids))

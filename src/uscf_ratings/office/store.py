@@ -51,7 +51,7 @@ def after_or_at(table: Any, key: SectionKey, number_column: str = "number") -> C
 
 
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-    """INSERT rows through the driver (see :class:`.db.Driver`), each a dict by column
+    """INSERT rows through the driver (see `db.Driver`), each a dict by column
     name; dates and times stored as SQLAlchemy's types store them."""
     if not rows:
         return
@@ -151,7 +151,7 @@ class MemberFacts:
     canadian_resident: bool | None
 
 
-#: what :func:`member_facts` reads, in the order of :class:`MemberFacts`'s fields
+#: what `member_facts` reads, in the order of `MemberFacts`'s fields
 FACT_COLUMNS = (t.members.c.birth_date, t.members.c.adult, t.members.c.fide_rating,
                 t.members.c.fide_date, t.members.c.cfc_rating, t.members.c.cfc_date,
                 t.members.c.canadian_resident)
@@ -189,7 +189,7 @@ def state_from_json(text: str | None) -> Rating | None:
     )
 
 
-#: what :func:`latest_states` reads of a baseline, in the order of Rating's fields
+#: what `latest_states` reads of a baseline, in the order of Rating's fields
 BASELINE_COLUMNS = (t.baselines.c.member_id, t.baselines.c.system, t.baselines.c.rating,
                     t.baselines.c.games, t.baselines.c.as_of, t.baselines.c.wins,
                     t.baselines.c.draws, t.baselines.c.losses, t.baselines.c.events3,
@@ -263,7 +263,7 @@ SectionColumns = tuple[str, int, Any, Any]
 
 def outcome_row(section: SectionColumns, member: str, outcome: Outcome) -> tuple[Any, ...]:
     """One rated player in one system, as a row of ``ratings`` in the table's column
-    order; ``section`` as :meth:`.db.Driver.date` stores its dates, once per section."""
+    order; ``section`` as `db.Driver.date` stores its dates, once per section."""
     event_id, number, end, start = section
     return (event_id, number, member, SYSTEM_CODES[outcome.system], end, start, outcome.pre,
             outcome.pre_games, outcome.post, outcome.games_after, outcome.floor,
@@ -271,7 +271,7 @@ def outcome_row(section: SectionColumns, member: str, outcome: Outcome) -> tuple
 
 
 def insert_outcomes(driver: Driver, rows: list[tuple[Any, ...]]) -> None:
-    """INSERT rows made by :func:`outcome_row`."""
+    """INSERT rows made by `outcome_row`."""
     if rows:
         driver.executemany(insert_sql(t.ratings, RATING_COLUMNS), rows)
 

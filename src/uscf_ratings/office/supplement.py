@@ -1,10 +1,10 @@
 """Read the rating supplement US Chess publishes for tournament directors, so that a club
 can seed a local pool from official (published) ratings.
 
-:func:`read_supplement` returns :class:`~.members.MemberRecord` values;
-:func:`read_supplement_entries` also keeps what a ``MemberRecord`` has no place for
+`read_supplement` returns `members.MemberRecord` values;
+`read_supplement_entries` also keeps what a ``MemberRecord`` has no place for
 (membership expiration, FIDE ID, status). Every problem in a file is collected and raised
-together as one :class:`~uscf_ratings.formats.errors.ParseError`, each issue naming the line
+together as one `uscf_ratings.formats.errors.ParseError`, each issue naming the line
 or record and the column or field.
 
 What is known about the files, and from where
@@ -41,7 +41,7 @@ The dBase III files (the legacy "Golden Database", TARATSUP.DBF)
 
     NOT confirmed: the DBF *field names*. No source found gives them. The names this reader
     looks for (``MEM_ID``, ``MEM_NAME``, ``MEM_STATE``, ``MEM_EXP_DT``, ``R_RATING``,
-    ``Q_RATING``, ``B_RATING``, ``ONL_RATING``, ... see :data:`ALIASES`) are assumptions;
+    ``Q_RATING``, ``B_RATING``, ``ONL_RATING``, ... see `ALIASES`) are assumptions;
     a file with other names is read by passing ``columns={"ITS_NAME": "id", ...}``. Nor can
     the names tell the blitz edition's second rating from the quick one: map it with
     ``columns={"<field>": "B_rating"}``.
@@ -67,7 +67,7 @@ The current text download (``rtglist.txt``)
     little of their layout is known.
 
 Other text files (CSV or TSV with a header)
-    A header that names an ID column (any name in :data:`ALIASES`, or one mapped with
+    A header that names an ID column (any name in `ALIASES`, or one mapped with
     ``columns=``) is read by name: identity, expiration, FIDE ID, the list date and, per
     system S, a rating (``S_rating``), a game count (``S_games``) and a date (``S_date``).
     These names are this project's, not US Chess's.
@@ -92,7 +92,7 @@ The ``P`` + game count style is the US Chess web site's and the slash the printe
 
 N (the games the rating rests on) is taken from the provisional marker, else from a games
 column, else, for an established rating, it is *unknown* and set to ``established_games``
-(26 unless the caller says otherwise; :attr:`SupplementEntry.assumed_games` names those
+(26 unless the caller says otherwise; `SupplementEntry.assumed_games` names those
 systems). 26 is the smallest established N (established = more than 25 games), and for an
 established player the formulas use N only through N' = min(N, N*) (2025 text, section 3):
 N* <= 26 for ratings up to about 1927, so for those N = 26 gives exactly the N' of any
@@ -278,7 +278,7 @@ def read_supplement(path: Path | str, *, columns: Mapping[str, str] | None = Non
     """Read a rating supplement (DBF, ``rtglist.txt``, or a CSV/TSV with a header).
 
     ``columns`` maps a file's own column or field names to keys (``id``, ``name``, ``state``,
-    ``expires``, ``as_of``, ``R_rating``, ``Q_games``, ...) where :data:`ALIASES` does not know
+    ``expires``, ``as_of``, ``R_rating``, ``Q_games``, ...) where `ALIASES` does not know
     them. ``established_games`` is the N given to an established rating whose N the file does
     not give: 26 by default, which is exact for N' = min(N, N*) while N* <= 26 (ratings up to
     about 1927) and understates N' above that (see the module text).
@@ -293,7 +293,7 @@ def read_supplement(path: Path | str, *, columns: Mapping[str, str] | None = Non
 def read_supplement_entries(path: Path | str, *, columns: Mapping[str, str] | None = None,
                             established_games: int = ESTABLISHED_GAMES,
                             provisional_games: int | None = None) -> list[SupplementEntry]:
-    """As :func:`read_supplement`, keeping expiration, FIDE ID, country and status."""
+    """As `read_supplement`, keeping expiration, FIDE ID, country and status."""
     path = Path(path)
     if established_games < 1:
         raise ValueError("established_games must be at least 1")

@@ -4,7 +4,7 @@ A token is shown once, when it is created, and only its hash is stored: a copy o
 database (a backup, a leaked file) gives no one the right to write.
 
 SHA-256 without salt or stretching is enough here, unlike for passwords: a token is 32
-random bytes from :mod:`secrets` (256 bits), so there is no dictionary to try and no
+random bytes from `secrets` (256 bits), so there is no dictionary to try and no
 point in slowing a guess down; a salt would only stop the lookup by hash that checking
 a token needs.
 """

@@ -5,7 +5,7 @@ removes rows of the estimator's form. Nothing is fetched from outside the app: i
 JS and charts (server-side SVG) all come from this package. Needs the ``web`` extra.
 
 ``create_app`` is imported on first use, so that ``uscf`` (which imports
-:mod:`.settings` for ``uscf serve --help``) runs without the extra installed.
+`settings` for ``uscf serve --help``) runs without the extra installed.
 """
 
 from __future__ import annotations

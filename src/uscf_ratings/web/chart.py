@@ -32,7 +32,7 @@ class Point:
 
 
 def points_from_history(history: Sequence[dict[str, Any]], system: str) -> list[Point]:
-    """The chart's points for one system, from :func:`~uscf_ratings.office.queries.player`'s
+    """The chart's points for one system, from `uscf_ratings.office.queries.player`'s
     history (oldest first)."""
     rows = [h for h in history if h["system"] == system and h["post"] is not None]
     points = []

@@ -1,7 +1,7 @@
 """A section as the MSA crosstable shows it: pair, name and id, total, one cell per round,
 and pre -> post per rating system.
 
-Both the office's events (:func:`uscf_ratings.office.queries.event`) and sections rated
+Both the office's events (`uscf_ratings.office.queries.event`) and sections rated
 on the fly feed it the same shape: players with ``pair``, ``id``, ``name``, ``results``
 (report cells such as ``"W5"``) and ``ratings`` (system -> ``rating_to_dict``).
 """
@@ -81,7 +81,7 @@ def row(player: dict[str, Any], systems: tuple[str, ...]) -> Row:
 
 
 def from_office(section: dict[str, Any]) -> Crosstable:
-    """A section of :func:`~uscf_ratings.office.queries.event` (already made public)."""
+    """A section of `uscf_ratings.office.queries.event` (already made public)."""
     systems = tuple(section["systems"])
     return Crosstable(section["number"], section.get("name", ""), systems,
                       tuple(row(p, systems) for p in section["players"]))

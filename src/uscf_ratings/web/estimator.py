@@ -4,7 +4,7 @@ Rating one player against the opponents' published ratings is a single pass, not
 section: in a real section the opponents' own ratings move too, and Step 5 rates everyone
 against the others' Step 4 ratings. So the estimator builds a small section, the player
 (pair 1) and one opponent per game, each opponent an established player with the given
-rating and N (30 by default), and rates it with :func:`rate_section`. The numbers are
+rating and N (30 by default), and rates it with `rate_section`. The numbers are
 the engine's; the page calls them an estimate.
 
 A player unrated in the system can be described by an age group instead of a birth date

@@ -1,4 +1,4 @@
-"""The estimator's HTML form, read into an :class:`~.estimator.EstimateInput`.
+"""The estimator's HTML form, read into an `estimator.EstimateInput`.
 
 Every field is checked and every problem reported at once, each named by its field, so
 the page can show them beside the form the person filled in.

@@ -21,7 +21,7 @@ HEADERS = [
 
 
 class SecurityHeaders:
-    """ASGI middleware adding :data:`HEADERS` to every HTTP response."""
+    """ASGI middleware adding `HEADERS` to every HTTP response."""
 
     def __init__(self, app: ASGIApp):
         self.app = app

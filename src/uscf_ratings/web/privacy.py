@@ -5,7 +5,7 @@ tables hold no contact details, and no page or endpoint reads the birth date col
 an explanation of an age-based initial rating would give the age away to the day: its
 text says "age 10.40", and R0 = 50 x age is exact to many decimals, from which the age in
 days (and, with the event's date, the birth date) follows. So what is read from the
-database passes through :func:`public_rating`, which keeps the age in whole years (an age
+database passes through `public_rating`, which keeps the age in whole years (an age
 group) and rounds the numbers that are 50 x age to whole points.
 
 >>> public_rating({"R0": 520.0342, "initial": {"rating": 520.0342, "method": "age",

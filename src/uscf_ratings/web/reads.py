@@ -1,8 +1,8 @@
-"""What the app reads from the office, made public (see :mod:`.privacy`).
+"""What the app reads from the office, made public (see `privacy`).
 
-The office's own queries (:mod:`uscf_ratings.office.queries`) do the work; this module
+The office's own queries (`uscf_ratings.office.queries`) do the work; this module
 adds what only the web app needs (searching members, listing events) and passes every
-rating explanation through :func:`~.privacy.public_rating`. Nothing here selects the
+rating explanation through `privacy.public_rating`. Nothing here selects the
 birth date column.
 """
 

@@ -1,7 +1,7 @@
 """Reading an event sent to the app: an uploaded file in any format, or event JSON text.
 
 An upload is written to a private temporary folder and read with
-:func:`~uscf_ratings.formats.detect.read_any`, which chooses the format by content and
+`uscf_ratings.formats.detect.read_any`, which chooses the format by content and
 extension, exactly as ``uscf db rate FILE`` does. Only the extension of the name the
 browser sent is kept: the name itself is the client's and never becomes a path here.
 """

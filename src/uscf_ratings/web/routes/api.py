@@ -2,7 +2,7 @@
 
 Rating without storing (``POST /api/rate``) answers with exactly the JSON of
 ``uscf rate --json``. Reading the office is open; writing to it needs a token (see
-:mod:`..auth`). What the office returns passes through :mod:`..privacy`.
+`auth`). What the office returns passes through `privacy`.
 """
 
 from __future__ import annotations
