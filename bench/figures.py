@@ -716,18 +716,25 @@ def _stop(child: subprocess.Popen[str]) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
+#: `uscf db rate` reports a group of events when it commits: their lines come together,
+#: and a gap longer than this between two lines ends a group
+COMMIT_GAP_S = 0.05
+
+
 def _segments(year: Year, run: DbRun, parts: int) -> dict[str, float]:
-    """Games per second in ``parts`` consecutive parts of the year, keyed by the games
-    already in the database when the part began. The first event is left out: its time
-    includes the process's start and the reading of every file."""
+    """Games per second in up to ``parts`` consecutive parts of the year, keyed by the
+    games already in the database when the part began. Events are reported when their
+    group commits, so parts begin and end at commits; the first group is left out: its
+    time includes the process's start and the reading of every file."""
+    done = run.finished
+    commits = [i for i in range(len(done))
+               if i + 1 == len(done) or done[i + 1] - done[i] > COMMIT_GAP_S]
+    picks = sorted({commits[round(k * (len(commits) - 1) / parts)] for k in range(parts + 1)})
     out = {}
-    bounds = [1 + round(i * (len(year.events) - 1) / parts) for i in range(parts + 1)]
-    for lo, hi in itertools.pairwise(bounds):
-        if hi <= lo:
-            continue
-        games = sum(year.games[lo:hi])
-        seconds = run.finished[hi - 1] - run.finished[lo - 1]
-        out[str(sum(year.games[:lo]))] = games / seconds if seconds > 0 else math.nan
+    for lo, hi in itertools.pairwise(picks):  # the events after lo, up to hi
+        seconds = done[hi] - done[lo]
+        games = sum(year.games[lo + 1:hi + 1])
+        out[str(sum(year.games[:lo + 1]))] = games / seconds if seconds > 0 else math.nan
     return out
 
 
@@ -749,7 +756,8 @@ def db_figures(ctx: Context) -> list[Figure]:
     games = year.total_games
     what = year.describe(sizes.db_members) + " (event JSON files), into a fresh SQLite database"
     parts = [_segments(year, r, sizes.db_segments) for r in runs]
-    scaling = {k: _median([p[k] for p in parts]) for k in parts[0]}
+    scaling = {k: _median([p[k] for p in parts]) for k in parts[0]
+               if all(k in p for p in parts)}  # parts begin at commits, the same each run
     size_note = "" if is_full_year(games) else (
         f"measured on {games:,} games, not the issue's {FULL_YEAR_GAMES:,} "
         "(python -m bench --full for that)")
@@ -763,8 +771,12 @@ def db_figures(ctx: Context) -> list[Figure]:
                     "second reads the events again one at a time",
                samples=[r.peak_mb for r in runs]),
         Figure("scaling_db_games_per_s", scaling, "games/s", sizes.db_runs,
-               f"the same runs in {sizes.db_segments} parts, keyed by the games already in the "
-               "database when the part began (the first event left out)"),
+               f"the same runs in up to {sizes.db_segments} parts between commits, keyed by "
+               "the games already in the database when the part began (the first group of "
+               "events left out)",
+               note="" if len(scaling) == sizes.db_segments else
+               f"{len(scaling)} part(s): the year was committed in too few groups for "
+               f"{sizes.db_segments}"),
     ]
 
 
