@@ -20,6 +20,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.floors import none_for_nan
 from ..core.kernels import OLM_GAMES, UNKNOWN, peak_after
 from ..core.model import Rating, Section, System
 from ..core.results import Outcome
@@ -130,12 +131,11 @@ def _state_after(rating: Rating | None, final: float, games: int, end: date, win
     """The state the office stores: core.steps.finish_state of core.steps.history_after,
     from the compiled history."""
     olm = (rating is not None and rating.olm) or above >= OLM_GAMES
-    peak_or_none = None if math.isnan(peak) else peak
     if rating is None:
-        return Rating(final, games, end, wins, draws, losses, events3, peak_or_none,
+        return Rating(final, games, end, wins, draws, losses, events3, none_for_nan(peak),
                       olm=olm, games_above_2200=above)
     return Rating(final, games, end, _known(wins), _known(draws), _known(losses),
-                  _known(events3), peak_or_none, rating.floor, rating.floor_lowered_from,
+                  _known(events3), none_for_nan(peak), rating.floor, rating.floor_lowered_from,
                   rating.floor_lowered_to, olm, _known(above), rating.match_changes,
                   rating.games_known)
 

@@ -67,10 +67,8 @@ def check_file(path: Path) -> Checked | str:
         event = read_checked(path)
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
         return str(error)
-    games = sum(1 for s in event.sections for p in s.players for r in p.results
-                if r.played) // 2
     return Checked(path, event.id, min(section_key(event.id, s) for s in event.sections),
-                   games, lacking_games(event), stamp)
+                   event.rated_games, lacking_games(event), stamp)
 
 
 def read_again(checked: Checked) -> Event:

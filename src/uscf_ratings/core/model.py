@@ -197,3 +197,10 @@ class Event:
     sections: tuple[Section, ...]
     name: str = ""
     online: bool = False
+
+    @property
+    def rated_games(self) -> int:
+        """Rated games (W, L, D) in all sections, each counted once, not once per player."""
+        # r.code rather than r.played: a property costs as much again, per result
+        return sum(1 for s in self.sections for p in s.players for r in p.results
+                   if r.code in PLAYED_CODES) // 2

@@ -160,8 +160,7 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         draws=_add(r.draws, draws),
         losses=_add(r.losses, losses),
         events3=_add(r.events3, events3),
-        peak=floor_rules.none_for_nan(
-            kernels.peak_before(floor_rules.nan_for_none(r.peak), r.rating, r.games)),
+        peak=peak_before(r),
         floor=r.floor,
         floor_lowered_from=r.floor_lowered_from,
         floor_lowered_to=r.floor_lowered_to,
@@ -170,6 +169,13 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         match_changes=r.match_changes,
         games_known=r.games_known,
     )
+
+
+def peak_before(r: Rating) -> float | None:
+    """The highest established rating attained before this event (section 5): the
+    recorded peak, or the rating itself if established and higher."""
+    return floor_rules.none_for_nan(
+        kernels.peak_before(floor_rules.nan_for_none(r.peak), r.rating, r.games))
 
 
 def _tally(games: Sequence[Game]) -> tuple[int, int, int]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from ..core.model import PLAYED_CODES, Event, Section, System
+from ..core.model import Event, Section, System
 from ..core.pipeline import section_systems
 from ..core.results import SectionResult
 from ..core.rules import rules_for
@@ -289,7 +289,7 @@ def _rate_group(c: Connection, first: Event, queue: _EventQueue, batch: _Batch,
         except Exception as error:  # noqa: BLE001 (raised once the events before it commit)
             queue.stop(error)
             break
-        games += _games(event)
+        games += event.rated_games
         event = queue.next() if games < commit_every else None
     return reports
 
@@ -323,11 +323,7 @@ def _rate_event(c: Connection, event: Event, batch: _Batch) -> EventRated:
                       sum(r.ratings for r in rated))
 
 
-def _games(event: Event) -> int:
-    """The event's rated games (each counted once, not once per player)."""
-    # r.code rather than r.played: a property costs as much again, per result
-    return sum(1 for s in event.sections for p in s.players for r in p.results
-               if r.code in PLAYED_CODES) // 2
+
 
 
 def _remove_event(c: Connection, event_id: str) -> None:

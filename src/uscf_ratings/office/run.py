@@ -26,6 +26,7 @@ from ..core import floors as floor_rules
 from ..core.model import CfcRating, Event, FideRating, Rating, Section, SectionType, System
 from ..core.pipeline import rate_section
 from ..core.results import Outcome, outcomes_of
+from ..core.steps import peak_before
 from ..formats.event_json import event_from_dict
 from . import schema as t
 from .db import Driver
@@ -137,8 +138,7 @@ class RatingRun:
         self.events[event.id] = (event, pre_ratings)
         self.added.extend((section_key(event.id, s), s) for s in event.sections)
 
-    def rate_from(self, key: SectionKey,
-                  on_section: Callable[[Rated], None] | None = None) -> list[Rated]:
+    def rate_from(self, key: SectionKey) -> list[Rated]:
         """Delete every result from ``key`` on and rate those sections again, in order."""
         c = self.c
         if self.appending:  # nothing rated from ``key`` on: just the sections added
@@ -165,8 +165,6 @@ class RatingRun:
             done = Rated((end, start, event_id, number), count)
             rated.append(done)
             self.last = done.key
-            if on_section is not None:
-                on_section(done)
         return rated
 
     def _event(self, event_id: str) -> tuple[Event, str]:
@@ -264,8 +262,7 @@ def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rat
     """A floor set by hand raises the player's floor (a prize floor) or, when it is below
     the floor the peak or the OLM title gives, lowers that floor (a granted match
     request, section 7)."""
-    peaks = [p for p in (rating.peak, rating.rating if rating.established else None) if p]
-    computed = [f for f in (floor_rules.peak_floor(max(peaks)) if peaks else None,
+    computed = [f for f in (floor_rules.peak_floor(peak_before(rating)),
                             floor_rules.OLM_FLOOR if rating.olm and system is System.R else None)
                 if f is not None]
     if computed and value < max(computed):
