@@ -23,7 +23,7 @@ from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
 from ..formats.errors import ParseError
-from ..office.run import section_key
+from ..office.run import first_key
 from ..office.store import SectionKey
 from .warnings import Lacking, lacking_games
 
@@ -67,7 +67,7 @@ def check_file(path: Path) -> Checked | str:
         event = read_checked(path)
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
         return str(error)
-    return Checked(path, event.id, min(section_key(event.id, s) for s in event.sections),
+    return Checked(path, event.id, first_key(event),
                    event.rated_games, lacking_games(event), stamp)
 
 

@@ -31,6 +31,7 @@ from .run import (
     PRE_FROM_FILE,
     PRE_FROM_FILE_ONLY,
     RatingRun,
+    first_key,
     member_ids,
     prepare,
     section_key,
@@ -104,7 +105,7 @@ class Office:
             _store_event(c, event, pre_ratings, corrections=0)
             run = RatingRun(c)
             run.add_event(event, pre_ratings)
-            run.rate_from(min(section_key(event.id, s) for s in event.sections))
+            run.rate_from(first_key(event))
             audit(c, "rate", {"event": event.id, "sections": len(event.sections)})
             return explain_event(c, event.id)
 
@@ -131,7 +132,7 @@ class Office:
         never held together. ``on_event`` is called for each event, in order, once the
         transaction holding it has committed."""
         ordered = events if presorted else sorted(
-            events, key=lambda e: min(section_key(e.id, s) for s in e.sections))
+            events, key=first_key)
         queue = _EventQueue(ordered)
         batch = _Batch(pre_ratings, replace_rated, checked)
         done: list[EventRated] = []
@@ -160,7 +161,7 @@ class Office:
             corrections = old[1]
             _remove_event(c, event_id)
             _store_event(c, event, old[0], corrections + 1)
-            new_first = min(section_key(event_id, s) for s in event.sections)
+            new_first = first_key(event)
             run = RatingRun(c)
             run.add_event(event, old[0])
             run.rate_from(min(k for k in (old_first, new_first) if k is not None))
@@ -302,7 +303,7 @@ def _rate_event(c: Connection, event: Event, batch: _Batch) -> EventRated:
     if batch.run is None:  # the schema cannot change under the run: check it once
         check_schema(c)
     verb, corrections = "rated", 0
-    first = min(section_key(event.id, s) for s in event.sections)
+    first = first_key(event)
     old = _corrections(c, event.id)
     if old is not None:
         if not batch.replace_rated:

@@ -71,6 +71,11 @@ def section_key(event_id: str, section: Section) -> SectionKey:
     return (section.end_date, section.start_date, event_id, section.number)
 
 
+def first_key(event: Event) -> SectionKey:
+    """The key of the event's first section in rating order."""
+    return min(section_key(event.id, s) for s in event.sections)
+
+
 def stored_event(c: Connection, event_id: str) -> tuple[Event, str] | None:
     """A stored event, read back without the schema check it passed when it was stored,
     and the pre_ratings mode it was rated with; None if the database does not hold it."""
