@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -11,8 +12,6 @@ from sqlalchemy import func, select
 
 from uscf_ratings.cli.main import cli
 from uscf_ratings.cli.reading import POOL_FROM
-from uscf_ratings.core.model import Section
-from uscf_ratings.core.results import Outcome
 from uscf_ratings.formats.event_json import write
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
@@ -86,14 +85,14 @@ def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch:
     url = f"sqlite:///{tmp_path / 'office.db'}"
     CliRunner().invoke(cli, ["db", "--db", url, "init"])
     monkeypatch.setattr(Office, "rate_many", partialmethod(Office.rate_many, commit_every=60))
-    calls, rate = iter(range(10**6)), run.outcomes
+    calls, rate = iter(range(10**6)), run.RatingRun._rate
 
-    def outcomes(section: Section) -> tuple[Outcome, ...]:
+    def rate_section(rating_run: run.RatingRun, *args: Any) -> int:
         if next(calls) == 12:
             raise KeyboardInterrupt
-        return rate(section)
+        return rate(rating_run, *args)
 
-    monkeypatch.setattr(run, "outcomes", outcomes)
+    monkeypatch.setattr(run.RatingRun, "_rate", rate_section)
     out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
     assert out.exit_code == 130, out.output
     committed = stored_events(url)
@@ -101,3 +100,38 @@ def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch:
     assert len([line for line in out.output.splitlines() if line.startswith("rated ")]) == committed
     assert (f"stopped: {committed} of {len(paths)} events rated and committed; the rest were "
             "rolled back or not begun; the database holds whole events only") in out.output
+
+
+def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:
+    """An event JSON file is stored as its text (not written out again), sections that
+    take the event's dates included; the event, its players' histories and an import of
+    members (which looks for the members' first section) read it back."""
+    from uscf_ratings.office import queries
+    from uscf_ratings.office.members import MemberRecord
+
+    doc = {"event": {"id": "E7", "name": "Club night", "start_date": "2026-03-04"},
+           "sections": [{"number": 1, "time_control": "G/60;d5", "players": [
+               {"pair": 1, "id": "11", "ratings": {"R": {"rating": 1500, "games": 30}},
+                "results": ["W2"]},
+               {"pair": 2, "id": "12", "ratings": {"R": {"rating": 1600, "games": 40}},
+                "results": ["L1"]}]}]}
+    path = tmp_path / "club.json"
+    text = json.dumps(doc, indent=1)  # no section dates: the event's
+    path.write_text(text)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    assert CliRunner().invoke(cli, ["db", "--db", url, "rate", str(path)]).exit_code == 0
+    office = Office(url)
+    with office.engine.connect() as c:
+        source = c.execute(select(schema.events.c.source)).scalar_one()
+        assert source == f'{{"input": {text}, "pre_ratings": "database"}}'
+        shown = queries.event(c, "E7")
+    assert shown is not None
+    assert [(s["start_date"], s["end_date"]) for s in shown["sections"]] == \
+        [("2026-03-04", "2026-03-04")]
+    [one, two] = shown["sections"][0]["players"]
+    assert one["ratings"]["R"]["post"] > 1500 and two["ratings"]["R"]["post"] < 1600  # W vs L
+    office.import_members([MemberRecord("11", "Ann Eleven")])  # re-rates from her first
+    with office.engine.connect() as c:
+        history = queries.player(c, "11")
+    assert history is not None and len(history["history"]) == 2  # G/60;d5: R and Q

@@ -4,12 +4,12 @@ interruption or a failing event leaves behind."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
-from uscf_ratings.core.model import Event, Section
-from uscf_ratings.core.results import Outcome
+from uscf_ratings.core.model import Event
 from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import EventRated, Office, OfficeError
@@ -114,14 +114,14 @@ def fail_in_section(patch: pytest.MonkeyPatch, at: int, error: BaseException) ->
     """``error`` raised while the ``at``-th section of the run is rated (counting from 0),
     after the rows before it were written in the same transaction."""
     calls = iter(range(10**6))
-    rate = run_module.outcomes
+    rate = run_module.RatingRun._rate
 
-    def outcomes(section: Section) -> tuple[Outcome, ...]:
+    def rate_section(run: run_module.RatingRun, *args: Any) -> int:
         if next(calls) == at:
             raise error
-        return rate(section)
+        return rate(run, *args)
 
-    patch.setattr(run_module, "outcomes", outcomes)
+    patch.setattr(run_module.RatingRun, "_rate", rate_section)
 
 
 @pytest.mark.parametrize("where", ["between events", "inside an event"])

@@ -26,7 +26,7 @@ from ..core.model import Rating, Section, System
 from ..core.results import Outcome
 from ..core.validate import check_section
 from .compiled import expected, special_walk
-from .layout import Columns, Layout, prepare, prepare_parallel
+from .layout import Carried, Columns, Layout, prepare, prepare_parallel
 
 STEP_FLOOR = 100.0
 #: below this many (section, system) groups one thread does the work: waking the other
@@ -100,44 +100,45 @@ def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
     core's own, do the rest."""
     layout = Layout()
     layout.add(0, section)
-    columns = layout.columns()
+    return outcomes_of_columns(layout.columns(), section.end_date)
+
+
+def outcomes_of_columns(columns: Columns, end: date) -> tuple[Outcome, ...]:
+    """`rate_outcomes` of one laid-out section ending on ``end`` (the office lays out
+    some sections itself: office/run.py)."""
     p, after = _packed(columns)
     post = _rate_serial(p.section_rows, p.r0, p.n_eff, p.unrated_n0, p.special, p.prior,
                         p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
     out = []
-    end = section.end_date
     counts = after[:, :6].astype(np.int64).tolist()  # AFTER's counts, as ints
-    for (_, pair, system), rating, final, floor, (games, wins, draws, losses, events3, above), \
-            peak in zip(columns.keys, columns.ratings, post.tolist(), p.floor.tolist(), counts,
-                        after[:, 6].tolist()):
+    carried = columns.carried
+    for i, ((_, pair, system), rated, before, final, floor, (games, wins, draws, losses,
+                                                             events3, above), peak) in \
+            enumerate(zip(columns.keys, columns.rated.tolist(), columns.before.tolist(),
+                          post.tolist(), p.floor.tolist(), counts, after[:, 6].tolist())):
         if math.isnan(final):  # no rated game
             continue
-        state = _state_after(rating, final, games, end, wins, draws, losses, events3, above,
-                             peak_after(peak, games, final))
-        if rating is None:
+        peak = peak_after(peak, games, final)
+        if not rated:
+            state = Rating(final, games, end, wins, draws, losses, events3, none_for_nan(peak),
+                           olm=above >= OLM_GAMES, games_above_2200=above)
             out.append(Outcome(pair, system, None, None, final, games, floor, state))
-        else:
-            out.append(Outcome(pair, system, rating.rating, rating.games, final, games, floor,
-                               state))
+            continue
+        changes, games_known = carried.get(i, _CARRIED_NOTHING)
+        state = Rating(final, games, end, _known(wins), _known(draws), _known(losses),
+                       _known(events3), none_for_nan(peak), none_for_nan(before[7]),
+                       none_for_nan(before[8]), none_for_nan(before[9]),
+                       before[10] == 1.0 or above >= OLM_GAMES, _known(above), changes,
+                       games_known)
+        out.append(Outcome(pair, system, before[0], int(before[1]), final, games, floor, state))
     return tuple(out)
+
+
+_CARRIED_NOTHING: Carried = ((), True)
 
 
 def _known(count: int) -> int | None:
     return None if count == UNKNOWN else count
-
-
-def _state_after(rating: Rating | None, final: float, games: int, end: date, wins: int,
-                 draws: int, losses: int, events3: int, above: int, peak: float) -> Rating:
-    """The state the office stores: core.steps.finish_state of core.steps.history_after,
-    from the compiled history."""
-    olm = (rating is not None and rating.olm) or above >= OLM_GAMES
-    if rating is None:
-        return Rating(final, games, end, wins, draws, losses, events3, none_for_nan(peak),
-                      olm=olm, games_above_2200=above)
-    return Rating(final, games, end, _known(wins), _known(draws), _known(losses),
-                  _known(events3), none_for_nan(peak), rating.floor, rating.floor_lowered_from,
-                  rating.floor_lowered_to, olm, _known(above), rating.match_changes,
-                  rating.games_known)
 
 
 @numba.njit(cache=True, nogil=True)

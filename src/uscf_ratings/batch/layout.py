@@ -12,6 +12,7 @@ paths to the same numbers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from operator import attrgetter
@@ -28,7 +29,7 @@ from ..core.kernels import (
     PRIOR_NONE,
     UNKNOWN,
 )
-from ..core.model import KFactor, Rating, Section, System
+from ..core.model import KFactor, MatchChange, Player, Rating, Section, System
 from ..core.pipeline import merge_entrants, rated_games, section_systems
 from ..core.rules import RuleSet, rules_for
 from ..core.steps import SPECIAL_MAX_GAMES, Entrant, rating_of
@@ -49,7 +50,8 @@ from .compiled import (
 #: that is NaN is UNKNOWN to the kernels).
 BEFORE = ("rating", "games", "wins", "draws", "losses", "events3", "peak", "floor",
           "floor_lowered_from", "floor_lowered_to", "olm", "games_above_2200")
-_read_rating = attrgetter(*BEFORE)
+#: a rating's BEFORE values, in one call
+read_rating: Callable[[Rating], tuple[float | bool | None, ...]] = attrgetter(*BEFORE)
 _NAN = math.nan
 #: the rest of an unrated row after Step 1's R0 and N: no history, no floors
 _UNRATED = (None, None, None, None, None, None, None, None, False, None)
@@ -59,6 +61,10 @@ GROUP = ("start", "stop", "half_k", "dual_regular", "regular", "absolute_floor",
 #: The history after the event, in the column order of `prepare`'s ``after``; the
 #: peak is the one before the new rating (core.steps.finish_state adds that).
 AFTER = ("games", "wins", "draws", "losses", "events3", "above_2200", "peak")
+#: What a row's rating carries into the state after the event besides its BEFORE columns:
+#: its match changes and whether its N is known. Only rows that have match changes or
+#: an unknown N are listed (``Columns.carried``): the others have none, and know N.
+Carried = tuple[tuple[MatchChange, ...], bool]
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,7 @@ class Columns:
     game_opponent: NDArray[np.int64]  #: the opponent's index in its (section, system)
     game_score: NDArray[np.float64]  #: 1, 0.5 or 0
     keys: tuple[tuple[int, int, System], ...]  #: (section index, pair, system) per row
-    ratings: tuple[Rating | None, ...]  #: each row's pre-event rating (None: unrated)
+    carried: dict[int, Carried]  #: by row, the few that carry something (see Carried)
 
 
 class Layout:
@@ -86,10 +92,12 @@ class Layout:
         self.game_opponent: list[int] = []
         self.game_score: list[float] = []
         self.keys: list[tuple[int, int, System]] = []
-        self.ratings: list[Rating | None] = []
+        self.rated: list[bool] = []
+        self.carried: dict[int, Carried] = {}
 
-    def add(self, index: int, section: Section) -> None:
-        """One section (checked by the caller), in every system it is rated in."""
+    def add(self, index: int, section: Section) -> tuple[Player, ...]:
+        """One section (checked by the caller), in every system it is rated in; returns
+        its entrants' first rows, in the order of each system's rows."""
         rules = rules_for(section.start_date)
         systems = section_systems(section, rules)
         entrants = merge_entrants(section.players)
@@ -111,7 +119,7 @@ class Layout:
                                 rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents))
             ratings = [e.rows[0].ratings.get(system) if len(e.rows) == 1 else
                        rating_of(e, system) for e in entrants]  # the usual case inlined
-            self.before += [_read_rating(r) if r is not None else
+            self.before += [read_rating(r) if r is not None else
                             self._unrated(e, system, rules, section)
                             for e, r in zip(entrants, ratings)]
             base = len(self.game_opponent)
@@ -119,27 +127,41 @@ class Layout:
             self.game_score += score
             self.game_start += [base + end for end in ends]
             self.keys += [(index, e.rows[0].pair, system) for e in entrants]
-            self.ratings += ratings
+            self.rated += [r is not None for r in ratings]
+            self.carried.update((first + i, (r.match_changes, r.games_known))
+                                for i, r in enumerate(ratings)
+                                if r is not None and (r.match_changes or not r.games_known))
+        return tuple(e.rows[0] for e in entrants)
 
     @staticmethod
     def _unrated(e: Entrant, system: System, rules: RuleSet,
                  section: Section) -> tuple[float | bool | None, ...]:
         """An unrated player's row: Step 1's R0 and N (core.initial), no history."""
         initial = initial_rating(e.first, system, rules, section.end_date)
-        return (initial.rating, initial.games, *_UNRATED)
+        return unrated_row(initial.rating, initial.games)
 
     def columns(self) -> Columns:
-        # fromiter with None made NaN here is twice as fast as np.array on the tuples
-        values = chain.from_iterable(self.before)
-        before = np.fromiter((_NAN if v is None else v for v in values), np.float64,
-                             len(self.before) * len(BEFORE)).reshape(-1, len(BEFORE))
         return Columns(
-            np.array(self.groups, dtype=np.float64).reshape(-1, len(GROUP)), before,
-            np.array([r is not None for r in self.ratings], dtype=np.bool_),
+            np.array(self.groups, dtype=np.float64).reshape(-1, len(GROUP)),
+            before_array(self.before),
+            np.array(self.rated, dtype=np.bool_),
             np.array(self.game_start, dtype=np.int64),
             np.array(self.game_opponent, dtype=np.int64),
             np.array(self.game_score, dtype=np.float64),
-            tuple(self.keys), tuple(self.ratings))
+            tuple(self.keys), self.carried)
+
+
+def unrated_row(r0: float, n: int) -> tuple[float | bool | None, ...]:
+    """An unrated player's BEFORE values: Step 1's R0 and N (core.initial), no history."""
+    return (r0, n, *_UNRATED)
+
+
+def before_array(rows: Sequence[Sequence[float | bool | None]]) -> NDArray[np.float64]:
+    """BEFORE rows as one array, None as NaN."""
+    # fromiter with None made NaN here is twice as fast as np.array on the tuples
+    values = chain.from_iterable(rows)
+    return np.fromiter((_NAN if v is None else v for v in values), np.float64,
+                       len(rows) * len(BEFORE)).reshape(-1, len(BEFORE))
 
 
 @numba.njit(cache=True, nogil=True)

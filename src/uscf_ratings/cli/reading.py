@@ -3,18 +3,21 @@
 The command checks every file before it stores anything: its format, the schema, the
 systems it is rated in and the consistency of its sections. That is much of the work of
 rating a file and it does not depend on the database, so it runs in a pool of processes
-(one per core). The first pass keeps only what the rating order and the warnings need,
-not the events: a year of events would take a gigabyte. The second pass reads each file
-again just before it is rated, without the checks it has passed.
+(one per core), which also lay the sections out as columns (batch/laid.py): the office
+rates them from those. The first pass keeps that and what the rating order and the
+warnings need, not the events' models: a year of them would take a gigabyte, and sending
+them between processes costs more than reading them. The second pass takes each file's
+text again just before it is rated, for the office to store: the text that was checked.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core.model import Event
@@ -23,8 +26,8 @@ from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
 from ..formats.errors import ParseError
-from ..office.run import first_key
 from ..office.store import SectionKey
+from ..office.submission import Submission, submission
 from .warnings import Lacking, lacking_games
 
 #: below this many files the processes cost more to start than they save
@@ -33,7 +36,7 @@ POOL_FROM = 16
 
 @dataclass(frozen=True)
 class Checked:
-    """A file that passed every check, without its event."""
+    """A file that passed every check, its event as the office takes it."""
 
     path: Path
     event_id: str
@@ -41,6 +44,10 @@ class Checked:
     games: int  #: rated games, for progress
     lacking: Lacking  #: players whose N the file does not give
     stamp: tuple[int, int]  #: size and modification time, to notice a file changed since
+    #: laid out, without its model; with its source unless the file is event JSON, whose
+    #: text the second pass attaches
+    event: Submission
+    digest: bytes | None  #: of an event JSON file's bytes, to know them again
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -48,49 +55,61 @@ def _stamp(path: Path) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
-def read_checked(path: Path) -> Event:
-    """One file read and checked as the office will rate it."""
-    from ..formats.detect import read_any
+def read_checked(path: Path) -> tuple[Event, bytes | None]:
+    """One file read and checked as the office will rate it, and for event JSON the
+    digest of the bytes it was read from."""
+    from ..formats.detect import read_any, sniff
+    from ..formats.event_json import parse_event, read_event
 
-    event = read_any(path)
+    digest = None
+    if sniff(path).name == "json":
+        data = path.read_bytes()
+        digest = _digest(data)
+        try:
+            event = parse_event(data.decode("utf-8"), str(path))
+        except UnicodeDecodeError:
+            event = read_event(path)  # which says where the text is not UTF-8
+    else:
+        event = read_any(path)
     for section in event.sections:
         section_systems(section, rules_for(section.start_date))
         check_section(section)
-    return event
+    return event, digest
 
 
 def check_file(path: Path) -> Checked | str:
     """The first pass over one file: what it holds, or the error naming the file
     (a message: exceptions with their own constructors do not always cross processes)."""
+    from ..formats.event_json import event_to_json
+
     try:
         stamp = _stamp(path)
-        event = read_checked(path)
+        event, digest = read_checked(path)
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
         return str(error)
-    return Checked(path, event.id, first_key(event),
-                   event.rated_games, lacking_games(event), stamp)
+    taken = submission(event, None if digest else json.dumps(event_to_json(event)))
+    return Checked(path, event.id, taken.first_key, taken.rated_games, lacking_games(event),
+                   stamp, taken.without_model(), digest)
 
 
-def read_again(checked: Checked) -> Event:
-    """The second pass: the same file, refused if it changed since the first. It passed
-    every check then, so an event JSON file is not checked against the schema again."""
-    from ..formats.detect import read_any, sniff
-    from ..formats.event_json import event_from_dict
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
 
+
+def read_again(checked: Checked) -> Submission:
+    """The second pass: the event with the text of its file, refused if the file changed
+    since the first (the office stores the text it rates)."""
     try:
         if _stamp(checked.path) != checked.stamp:
             raise FileChanged(checked.path)
-        fmt = sniff(checked.path)
-        if fmt.name == "json":
-            data = json.loads(checked.path.read_text(encoding="utf-8"))
-            event = event_from_dict(data, str(checked.path), checked=True)
-        else:
-            event = read_any(checked.path, fmt.name)
-    except (OSError, ValueError, KeyError, TypeError, ParseError) as error:
+        if checked.digest is None:  # not event JSON: its source came with it
+            return checked.event
+        data = checked.path.read_bytes()
+    except OSError as error:
         raise FileChanged(checked.path) from error
-    if event.id != checked.event_id:
+    if _digest(data) != checked.digest:
         raise FileChanged(checked.path)
-    return event
+    return replace(checked.event, source=data.decode("utf-8"))
 
 
 class FileChanged(Exception):
@@ -126,11 +145,9 @@ class Reader:
             if on_file:
                 on_file()
 
-    def events(self, checked: Sequence[Checked]) -> Iterator[Event]:
-        """The second pass: each file's event, in the order given, read in this process
-        (the pool is shut down first). Reading ahead in the pool was slower: the main
-        process then unpickles each event, which costs as much as reading it, and the
-        readers take CPU from the rating loop."""
+    def events(self, checked: Sequence[Checked]) -> Iterator[Submission]:
+        """The second pass: each file's event, in the order given, with its text (the
+        pool is shut down first: the rating loop has the cores)."""
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None

@@ -17,11 +17,8 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..core.model import Event, Section, System
-from ..core.pipeline import section_systems
 from ..core.results import SectionResult
-from ..core.rules import rules_for
 from ..core.validate import check_section
-from ..formats.event_json import event_to_json
 from . import schema as t
 from .db import Driver, check_schema, make_engine, upgrade, writing
 from .explain import explain_event
@@ -38,6 +35,7 @@ from .run import (
     states_and_facts,
 )
 from .store import SectionKey, aliases, audit, insert_rows, now, order_key, upsert_member
+from .submission import Submission, submission
 
 __all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY", "Office",
            "OfficeError", "count_rows", "fill_from_database", "section_key"]
@@ -97,19 +95,21 @@ class Office:
         explanations."""
         for section in event.sections:
             check_section(section)
+        taken = submission(event)
         with writing(self.engine) as c:
             check_schema(c)
             if _corrections(c, event.id) is not None:
                 raise OfficeError(f"event {event.id} is already rated; to replace it, use "
                                   f"`uscf db correct {event.id} FILE`")
-            _store_event(c, event, pre_ratings, corrections=0)
+            _store_event(c, taken, pre_ratings, corrections=0)
             run = RatingRun(c)
-            run.add_event(event, pre_ratings)
-            run.rate_from(first_key(event))
+            run.add_event(taken, pre_ratings)
+            run.rate_from(taken.first_key)
             audit(c, "rate", {"event": event.id, "sections": len(event.sections)})
             return explain_event(c, event.id)
 
-    def rate_many(self, events: Iterable[Event], pre_ratings: str = PRE_FROM_DATABASE,
+    def rate_many(self, events: Iterable[Event | Submission],
+                  pre_ratings: str = PRE_FROM_DATABASE,
                   replace_rated: bool = False, checked: bool = False, presorted: bool = False,
                   on_event: Callable[[EventRated], None] | None = None,
                   commit_every: int = COMMIT_EVERY) -> list[EventRated]:
@@ -131,8 +131,7 @@ class Office:
         order already: they are then taken one at a time, as the iterable yields them, and
         never held together. ``on_event`` is called for each event, in order, once the
         transaction holding it has committed."""
-        ordered = events if presorted else sorted(
-            events, key=first_key)
+        ordered = events if presorted else sorted(events, key=_first_key)
         queue = _EventQueue(ordered)
         batch = _Batch(pre_ratings, replace_rated, checked)
         done: list[EventRated] = []
@@ -152,6 +151,7 @@ class Office:
             event = replace(event, id=event_id)
         for section in event.sections:
             check_section(section)
+        taken = submission(event)
         with writing(self.engine) as c:
             check_schema(c)
             old = _event_source_meta(c, event_id)
@@ -160,10 +160,10 @@ class Office:
             old_first = _first_key_of_event(c, event_id)
             corrections = old[1]
             _remove_event(c, event_id)
-            _store_event(c, event, old[0], corrections + 1)
-            new_first = first_key(event)
+            _store_event(c, taken, old[0], corrections + 1)
+            new_first = taken.first_key
             run = RatingRun(c)
-            run.add_event(event, old[0])
+            run.add_event(taken, old[0])
             run.rate_from(min(k for k in (old_first, new_first) if k is not None))
             audit(c, "correct", {"event": event_id})
             return explain_event(c, event_id)
@@ -242,11 +242,11 @@ class _EventQueue:
     error, from the iterable or from rating an event, stops the queue and is kept to be
     raised once the events before it have committed."""
 
-    def __init__(self, events: Iterable[Event]):
+    def __init__(self, events: Iterable[Event | Submission]):
         self._events = iter(events)
         self._error: Exception | None = None
 
-    def next(self) -> Event | None:
+    def next(self) -> Event | Submission | None:
         """The next event; None at the end or after an error."""
         if self._error is not None:
             return None
@@ -275,13 +275,13 @@ class _Batch:
     run: RatingRun | None = None
 
 
-def _rate_group(c: Connection, first: Event, queue: _EventQueue, batch: _Batch,
+def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, batch: _Batch,
                 commit_every: int) -> list[EventRated]:
     """Rate ``first`` and the events after it in the transaction ``c`` until their games
     reach ``commit_every`` or the queue stops; their reports, in order."""
     reports: list[EventRated] = []
     games = 0
-    event: Event | None = first
+    event: Event | Submission | None = first
     driver = Driver(c)
     while event is not None:
         try:
@@ -295,15 +295,16 @@ def _rate_group(c: Connection, first: Event, queue: _EventQueue, batch: _Batch,
     return reports
 
 
-def _rate_event(c: Connection, event: Event, batch: _Batch) -> EventRated:
+def _rate_event(c: Connection, given: Event | Submission, batch: _Batch) -> EventRated:
     """Store and rate one event of `Office.rate_many` in the transaction ``c``."""
     if not batch.checked:
-        for section in event.sections:
+        for section in (given.model if isinstance(given, Submission) else given).sections:
             check_section(section)
+    event = given if isinstance(given, Submission) else submission(given)
     if batch.run is None:  # the schema cannot change under the run: check it once
         check_schema(c)
     verb, corrections = "rated", 0
-    first = first_key(event)
+    first = event.first_key
     old = _corrections(c, event.id)
     if old is not None:
         if not batch.replace_rated:
@@ -349,20 +350,21 @@ def _event_source_meta(c: Connection, event_id: str) -> tuple[str, int] | None:
     return json.loads(row.source).get("pre_ratings", PRE_FROM_DATABASE), row.corrections
 
 
-def _store_event(c: Connection, event: Event, pre_ratings: str, corrections: int) -> None:
-    source = {"input": event_to_json(event), "pre_ratings": pre_ratings}
+def _store_event(c: Connection, event: Submission, pre_ratings: str, corrections: int) -> None:
+    # the event JSON goes in as it is: written out again, it would cost as much as reading
+    source = f'{{"input": {event.source_text()}, "pre_ratings": {json.dumps(pre_ratings)}}}'
     insert_rows(c, t.events, [{
         "id": event.id, "name": event.name, "start_date": event.start_date,
-        "end_date": event.end_date, "source": json.dumps(source), "submitted_at": now(),
+        "end_date": event.end_date, "source": source, "submitted_at": now(),
         "corrections": corrections}])
-    rows = []
-    for s in event.sections:
-        rules = rules_for(s.start_date)
-        rows.append({"event_id": event.id, "number": s.number, "name": s.name,
-                     "start_date": s.start_date, "end_date": s.end_date,
-                     "systems": ",".join(x.value for x in section_systems(s, rules)),
-                     "rule_set": rules.effective})
-    insert_rows(c, t.sections, rows)
+    insert_rows(c, t.sections, [
+        {"event_id": event.id, "number": s.number, "name": s.name, "start_date": s.start_date,
+         "end_date": s.end_date, "systems": ",".join(x.value for x in s.systems),
+         "rule_set": s.rule_set} for s in event.sections])
+
+
+def _first_key(event: Event | Submission) -> SectionKey:
+    return event.first_key if isinstance(event, Submission) else first_key(event)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
@@ -375,14 +377,19 @@ def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
 
 def _first_key_of_members(c: Connection, ids: list[str]) -> SectionKey | None:
     """The first section in which any of ``ids`` appears (rated or not)."""
-    keys = []
+    wanted = set(ids)
+    found = set()
     for row in c.execute(select(t.events.c.id, t.events.c.source)):
-        event = json.loads(row.source)["input"]
-        for s in event["sections"]:
-            if any(p.get("id") in ids for p in s["players"]):
-                keys.append((date.fromisoformat(s["end_date"]), date.fromisoformat(s["start_date"]),
-                             row.id, s["number"]))
-    return min(keys) if keys else None
+        for s in json.loads(row.source)["input"]["sections"]:
+            if any(p.get("id") in wanted for p in s["players"]):
+                found.add((row.id, s["number"]))
+    if not found:
+        return None
+    # the sections table has the dates (in the stored file a section may take the event's)
+    keys = [(r.end_date, r.start_date, r.event_id, r.number) for r in c.execute(
+        select(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
+               t.sections.c.number)) if (r.event_id, r.number) in found]
+    return min(keys)
 
 
 def fill_from_database(c: Connection, section: Section) -> Section:

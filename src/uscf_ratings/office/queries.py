@@ -76,6 +76,11 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
                 if r.post is not None:
                     rated.setdefault((result.number, player.id), {})[system.value] = \
                         rating_to_dict(r)
+    # the sections table has each section's dates and systems (the stored event JSON is
+    # the file as submitted, where a section may take the event's dates)
+    stored = {r.number: r for r in c.execute(
+        select(t.sections.c.number, t.sections.c.start_date, t.sections.c.end_date,
+               t.sections.c.systems).where(t.sections.c.event_id == event_id))}
     sections = []
     for s in source["sections"]:
         players = []
@@ -84,11 +89,11 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
             players.append({"pair": p["pair"], "id": member, "name": p.get("name", ""),
                             "results": p["results"],
                             "ratings": rated.get((s["number"], member), {})})
-        systems = c.execute(select(t.sections.c.systems).where(
-            t.sections.c.event_id == event_id, t.sections.c.number == s["number"])).scalar_one()
+        kept = stored[s["number"]]
         sections.append({"number": s["number"], "name": s.get("name", ""),
-                         "start_date": s["start_date"], "end_date": s["end_date"],
-                         "systems": systems.split(","), "players": players})
+                         "start_date": kept.start_date.isoformat(),
+                         "end_date": kept.end_date.isoformat(),
+                         "systems": kept.systems.split(","), "players": players})
     return {"id": row.id, "name": row.name, "start_date": row.start_date.isoformat(),
             "end_date": row.end_date.isoformat(), "corrections": row.corrections,
             "sections": sections}

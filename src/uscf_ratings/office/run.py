@@ -5,9 +5,13 @@ it for the sections that follow: merged ids, floors set by hand, each member's f
 each member's latest state, updated as it rates. Each section's results are written in
 one statement, without their explanations (office/explain.py rebuilds those).
 
-Sections are rated with the compiled lean path (`batch.engine.rate_outcomes`)
-when the extra ``[fast]`` is installed and the section is a Swiss or round robin, else
-with `core.pipeline.rate_section`; a test holds the two to the same numbers.
+Where the extra ``[fast]`` is installed, a Swiss or round-robin section is rated from
+its columns (batch/laid.py), laid out when the event was read: the run puts the
+database's states into them and the compiled path rates them (`batch.engine`). A
+section the columns do not cover is rated from its model, with the compiled path
+(`batch.engine.rate_outcomes`) or `core.pipeline.rate_section`: a member id merged into
+another, a floor set by hand, pre-event ratings taken from the file, or a section
+type or entry the columns do not cover. Tests hold all of them to the same numbers.
 
 Several transactions in a row (``uscf db rate`` of many files, one event each) can share
 a run: `RatingRun.resume` keeps its caches when the database is as the run left
@@ -19,11 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, delete, select
 
 from ..core import floors as floor_rules
-from ..core.model import CfcRating, Event, FideRating, Rating, Section, SectionType, System
+from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, SectionType, System
 from ..core.pipeline import rate_section
 from ..core.results import Outcome, outcomes_of
 from ..core.steps import peak_before
@@ -45,6 +50,10 @@ from .store import (
     order_key,
     outcome_row,
 )
+from .submission import SectionEntry, Submission, submission
+
+if TYPE_CHECKING:
+    from ..batch.laid import LaidSection
 
 PRE_FROM_DATABASE = "database"
 PRE_FROM_FILE = "file"
@@ -53,8 +62,9 @@ PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history c
 _lean: Callable[[Section], tuple[Outcome, ...]] | None
 try:  # the compiled lean path needs the extra [fast] (numba, numpy)
     from ..batch.engine import rate_outcomes as _lean
+    from .columns import outcomes_from_columns
 except ImportError:  # pragma: no cover - exercised where the extra is not installed
-    _lean = None
+    _lean = outcomes_from_columns = None  # type: ignore[assignment]
 
 LEAN_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
@@ -111,17 +121,18 @@ class RatingRun:
         self.driver = Driver(c)  #: for the statements run once per section
         self.merged = aliases(c)
         self.floors: FloorsSetByHand = office_floors(c, None)
+        self.floored = {member for member, _ in self.floors}  #: members with such floors
         self.facts: dict[str, MemberFacts | None] = {}  #: None: a member row with no facts
         self.states: dict[tuple[str, System], Rating] = {}
         self.loaded: set[str] = set()  #: members whose states are in ``states``
-        #: parsed events and their pre_ratings, kept until their last section is rated
-        self.events: dict[str, tuple[Event, str]] = {}
+        #: events and their pre_ratings, kept until their last section is rated
+        self.events: dict[str, tuple[Submission, str]] = {}
         self.last: SectionKey | None = None  #: the last section rated
         self.audit_id = -1  #: the last audit row when the run's transaction ended
         #: resumed after ``last``, which is then the last section in the database: only
         #: the sections added since are to be rated
         self.appending = False
-        self.added: list[tuple[SectionKey, Section]] = []
+        self.added: list[SectionKey] = []
 
     @classmethod
     def resume(cls, previous: RatingRun | None, c: Connection, first: SectionKey) -> RatingRun:
@@ -138,16 +149,16 @@ class RatingRun:
         """Call at the end of the transaction with the id of its audit row."""
         self.audit_id = audit_id
 
-    def add_event(self, event: Event, pre_ratings: str) -> None:
+    def add_event(self, event: Submission, pre_ratings: str) -> None:
         """An event just stored: rate it from this object rather than re-reading it."""
         self.events[event.id] = (event, pre_ratings)
-        self.added.extend((section_key(event.id, s), s) for s in event.sections)
+        self.added.extend(s.key(event.id) for s in event.sections)
 
     def rate_from(self, key: SectionKey) -> list[Rated]:
         """Delete every result from ``key`` on and rate those sections again, in order."""
         c = self.c
         if self.appending:  # nothing rated from ``key`` on: just the sections added
-            keys = sorted(k for k, _ in self.added if k >= key)
+            keys = sorted(k for k in self.added if k >= key)
         else:
             removed = c.execute(delete(t.ratings).where(after_or_at(t.ratings, key, "section")))
             if removed.rowcount:  # states read before are later than ``key``: read again
@@ -163,8 +174,7 @@ class RatingRun:
         rated = []
         for i, (end, start, event_id, number) in enumerate(keys):
             event, pre_ratings = self._event(event_id)
-            section = next(s for s in event.sections if s.number == number)
-            count = self._rate(event_id, section, start, end, pre_ratings)
+            count = self._rate(event, event.section(number), pre_ratings)
             if last_of[event_id] == i:  # its last section: a year of events would not fit
                 del self.events[event_id]
             done = Rated((end, start, event_id, number), count)
@@ -172,21 +182,25 @@ class RatingRun:
             self.last = done.key
         return rated
 
-    def _event(self, event_id: str) -> tuple[Event, str]:
+    def _event(self, event_id: str) -> tuple[Submission, str]:
         if event_id not in self.events:
             stored = stored_event(self.c, event_id)
             assert stored is not None
-            self.events[event_id] = stored
+            self.events[event_id] = (submission(stored[0]), stored[1])
         return self.events[event_id]
 
-    def _rate(self, event_id: str, section: Section, start: date, end: date,
-              pre_ratings: str) -> int:
-        ids = member_ids(section, self.merged)
-        self._load({ids[p.pair]: p.name for p in section.players if p.id})
-        prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
-        stored = (event_id, section.number, self.driver.date(end), self.driver.date(start))
+    def _rate(self, event: Submission, entry: SectionEntry, pre_ratings: str) -> int:
+        rated = None
+        if entry.laid is not None and pre_ratings == PRE_FROM_DATABASE:
+            rated = self._rate_columns(entry.laid, entry)
+        if rated is None:
+            rated = self._rate_model(next(s for s in event.model.sections
+                                          if s.number == entry.number), pre_ratings)
+        found, ids = rated
+        stored = (event.id, entry.number, self.driver.date(entry.end_date),
+                  self.driver.date(entry.start_date))
         rows = []
-        for outcome in outcomes(prepared):
+        for outcome in found:
             member = ids.get(outcome.pair)
             if member is None:
                 continue
@@ -194,6 +208,34 @@ class RatingRun:
             self.states[(member, outcome.system)] = outcome.state_after
         insert_outcomes(self.driver, rows)
         return len(rows)
+
+    def _rate_columns(self, laid: LaidSection, entry: SectionEntry
+                      ) -> tuple[tuple[Outcome, ...], dict[int, str]] | None:
+        """The section rated from its columns (office/columns.py); None where the
+        columns do not cover it: a merged member id, or a floor set by hand."""
+        if any(i in self.merged or i in self.floored for i in laid.ids if i):
+            return None
+        self._load({i: name for i, name in zip(laid.ids, laid.names) if i})
+        def step1_player(player: Player, member: str) -> Player | None:
+            """``player`` as `prepare` makes it, for Step 1; None if the database knows
+            nothing of the member that could change it."""
+            if self.facts.get(member) is None and not any(
+                    (member, system) in self.states for system in SYSTEMS):
+                return None
+            return prepare_player(player, member, self.states, self.facts, self.floors,
+                                  entry.start_date, PRE_FROM_DATABASE)
+
+        found = outcomes_from_columns(laid, entry.systems, entry.start_date, entry.end_date,
+                                      laid.ids, self.states, step1_player)
+        first = laid.columns.keys
+        return found, {first[e][1]: i for e, i in enumerate(laid.ids) if i}
+
+    def _rate_model(self, section: Section, pre_ratings: str
+                    ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+        ids = member_ids(section, self.merged)
+        self._load({ids[p.pair]: p.name for p in section.players if p.id})
+        prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
+        return outcomes(prepared), ids
 
     def _load(self, names: dict[str, str]) -> None:
         """Members first seen by this run: their facts and states; a row for new ids."""
@@ -219,26 +261,30 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
     players = []
     for p in section.players:
         member = ids.get(p.pair)
-        if member is None:
-            players.append(p)
-            continue
-        ratings = _pre_event_ratings(member, p.ratings, states, floors, section.start_date,
-                                     pre_ratings)
-        fact = facts.get(member)
-        if fact is None and ratings == p.ratings and member == p.id:
-            players.append(p)  # nothing to add: keep the file's player as it is
-            continue
-        players.append(replace(
-            p, id=member, ratings=ratings,
-            birth_date=p.birth_date or (fact.birth_date if fact else None),
-            adult=p.adult if p.adult is not None else (fact.adult if fact else None),
-            fide=p.fide or (FideRating(fact.fide_rating, fact.fide_date)
-                            if fact and fact.fide_rating else None),
-            cfc=p.cfc or (CfcRating(fact.cfc_rating, fact.cfc_date,
-                                    fact.canadian_resident is not False)
-                          if fact and fact.cfc_rating else None),
-        ))
+        players.append(p if member is None else
+                       prepare_player(p, member, states, facts, floors, section.start_date,
+                                      pre_ratings))
     return replace(section, players=tuple(players))
+
+
+def prepare_player(p: Player, member: str, states: dict[tuple[str, System], Rating],
+                   facts: dict[str, MemberFacts | None], floors: FloorsSetByHand, start: date,
+                   pre_ratings: str) -> Player:
+    """One player of `prepare`: member ``member`` of a section starting on ``start``."""
+    ratings = _pre_event_ratings(member, p.ratings, states, floors, start, pre_ratings)
+    fact = facts.get(member)
+    if fact is None and ratings == p.ratings and member == p.id:
+        return p  # nothing to add: keep the file's player as it is
+    return replace(
+        p, id=member, ratings=ratings,
+        birth_date=p.birth_date or (fact.birth_date if fact else None),
+        adult=p.adult if p.adult is not None else (fact.adult if fact else None),
+        fide=p.fide or (FideRating(fact.fide_rating, fact.fide_date)
+                        if fact and fact.fide_rating else None),
+        cfc=p.cfc or (CfcRating(fact.cfc_rating, fact.cfc_date,
+                                fact.canadian_resident is not False)
+                      if fact and fact.cfc_rating else None),
+    )
 
 
 def _pre_event_ratings(member: str, given: Mapping[System, Rating],
