@@ -51,9 +51,11 @@ def members() -> list[MemberRecord]:
     return records
 
 
-def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """The year rated into ``url``; how many sections went each way."""
-    ways = {"columns": 0, "model": 0}
+def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch,
+             prefetch_from: int = run_module.PREFETCH_FROM) -> dict[str, int]:
+    """The year rated into ``url``; how many sections went each way, and how many
+    re-rates read their stored events in a pool (office/prefetch.py)."""
+    ways = {"columns": 0, "model": 0, "pools": 0}
     by_columns, by_model = run_module.RatingRun._rate_columns, run_module.RatingRun._rate_model
 
     def rate_columns(run: run_module.RatingRun, *args: Any) -> Any:
@@ -65,10 +67,17 @@ def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch) -> dict[s
         ways["model"] += 1
         return by_model(run, *args)
 
+    def prefetched(*args: Any) -> Any:
+        ways["pools"] += 1
+        return read_ahead(*args)
+
+    read_ahead = run_module.prefetched
     events = synthetic_events(federation(150, SEED), 30, SEED, sizes=(4, 30))
     with monkeypatch.context() as patch:
         patch.setattr(run_module.RatingRun, "_rate_columns", rate_columns)
         patch.setattr(run_module.RatingRun, "_rate_model", rate_model)
+        patch.setattr(run_module, "prefetched", prefetched)
+        patch.setattr(run_module, "PREFETCH_FROM", prefetch_from)
         office = Office(url)
         office.init()
         office.import_members(members())
@@ -102,3 +111,16 @@ def test_the_columns_store_what_the_model_stores(tmp_path: Path,
     assert ways["columns"] > 4 * ways["model"] > 0
     unrated_then = [r for r in rows if r[4] is None]
     assert len(unrated_then) > 25  # rated by Step 1, some with what the database knows
+
+
+def test_a_long_rerate_reads_the_stored_events_ahead_in_a_pool(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the pool from the first section on, every re-rate (the import, the merge, the
+    floor and the early events) reads its stored events in worker processes, and those
+    a section needs the model of (the merged and floored members') are read again."""
+    in_pool = f"sqlite:///{tmp_path / 'pool.db'}"
+    in_loop = f"sqlite:///{tmp_path / 'loop.db'}"
+    ways = run_year(in_pool, True, monkeypatch, prefetch_from=1)
+    assert ways["pools"] >= 2 and ways["model"] > 0
+    assert run_year(in_loop, True, monkeypatch)["pools"] == 0
+    assert stored(in_pool) == stored(in_loop)

@@ -20,7 +20,7 @@ it, which it knows from the id of the last audit row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -50,7 +50,8 @@ from .store import (
     order_key,
     outcome_row,
 )
-from .submission import SectionEntry, Submission, submission
+from .prefetch import PREFETCH_FROM, prefetched
+from .submission import LAYS_OUT, SectionEntry, Submission, submission
 
 if TYPE_CHECKING:
     from ..batch.laid import LaidSection
@@ -171,8 +172,11 @@ class RatingRun:
                 .order_by(*order_key(t.sections).clauses))]
         self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
+        ahead = self._read_ahead(keys)
         rated = []
         for i, (end, start, event_id, number) in enumerate(keys):
+            if event_id not in self.events and ahead is not None:
+                self.events[event_id] = next(ahead)
             event, pre_ratings = self._event(event_id)
             count = self._rate(event, event.section(number), pre_ratings)
             if last_of[event_id] == i:  # its last section: a year of events would not fit
@@ -182,20 +186,33 @@ class RatingRun:
             self.last = done.key
         return rated
 
+    def _read_ahead(self, keys: list[SectionKey]) -> Iterator[tuple[Submission, str]] | None:
+        """For a long re-rate, the stored events it reads, in the order it first needs
+        them, read in a pool of processes (office/prefetch.py)."""
+        if len(keys) < PREFETCH_FROM or not LAYS_OUT:
+            return None
+        wanted = list(dict.fromkeys(k[2] for k in keys if k[2] not in self.events))
+        return prefetched(self.driver, wanted)
+
     def _event(self, event_id: str) -> tuple[Submission, str]:
         if event_id not in self.events:
-            stored = stored_event(self.c, event_id)
-            assert stored is not None
-            self.events[event_id] = (submission(stored[0]), stored[1])
+            event, pre_ratings = self._stored(event_id)
+            self.events[event_id] = (submission(event), pre_ratings)
         return self.events[event_id]
+
+    def _stored(self, event_id: str) -> tuple[Event, str]:
+        stored = stored_event(self.c, event_id)
+        assert stored is not None, f"event {event_id} has sections but is not stored"
+        return stored
 
     def _rate(self, event: Submission, entry: SectionEntry, pre_ratings: str) -> int:
         rated = None
         if entry.laid is not None and pre_ratings == PRE_FROM_DATABASE:
             rated = self._rate_columns(entry.laid, entry)
         if rated is None:
-            rated = self._rate_model(next(s for s in event.model.sections
-                                          if s.number == entry.number), pre_ratings)
+            model = event.model if event.has_model else self._stored(event.id)[0]
+            rated = self._rate_model(next(s for s in model.sections if s.number == entry.number),
+                                     pre_ratings)
         found, ids = rated
         stored = (event.id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))

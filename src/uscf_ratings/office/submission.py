@@ -30,6 +30,9 @@ try:  # the columns need the extra [fast] (numba, numpy)
 except ImportError:  # pragma: no cover - exercised where the extra is not installed
     lay_out_section = None  # type: ignore[assignment]
 
+#: whether sections are laid out as columns (the extra [fast] is installed)
+LAYS_OUT = lay_out_section is not None
+
 
 @dataclass(frozen=True)
 class SectionEntry:
@@ -69,6 +72,11 @@ class Submission:
 
     def section(self, number: int) -> SectionEntry:
         return next(s for s in self.sections if s.number == number)
+
+    @property
+    def has_model(self) -> bool:
+        """Whether `model` can be had without the database (its model or its source)."""
+        return self.event is not None or self.source is not None
 
     @cached_property
     def model(self) -> Event:
