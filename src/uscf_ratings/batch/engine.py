@@ -20,12 +20,11 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.floors import none_for_nan
-from ..core.kernels import OLM_GAMES, UNKNOWN, peak_after
+from ..core.kernels import OLM_GAMES, UNKNOWN
 from ..core.model import Rating, Section, System
 from ..core.results import Outcome
 from ..core.validate import check_section
-from .compiled import expected, special_walk
+from .compiled import expected, peak_after, special_walk
 from .layout import Carried, Columns, Layout, prepare, prepare_parallel
 
 STEP_FLOOR = 100.0
@@ -109,25 +108,31 @@ def outcomes_of_columns(columns: Columns, end: date) -> tuple[Outcome, ...]:
     p, after = _packed(columns)
     post = _rate_serial(p.section_rows, p.r0, p.n_eff, p.unrated_n0, p.special, p.prior,
                         p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
-    out = []
-    counts = after[:, :6].astype(np.int64).tolist()  # AFTER's counts, as ints
+    games_after = after[:, 0].astype(np.int64)
+    counts = after[:, 1:6].astype(np.int64).tolist()  # AFTER's other counts, as ints
+    peaks = _peaks_after(after[:, 6], games_after, post).tolist()
     carried = columns.carried
-    for i, ((_, pair, system), rated, before, final, floor, (games, wins, draws, losses,
-                                                             events3, above), peak) in \
+    out = []
+    # NaN is "none" in the columns and None in the model: ``x if x == x else None``
+    for i, ((_, pair, system), rated, before, final, floor, games, (wins, draws, losses,
+                                                                   events3, above), peak) in \
             enumerate(zip(columns.keys, columns.rated.tolist(), columns.before.tolist(),
-                          post.tolist(), p.floor.tolist(), counts, after[:, 6].tolist())):
-        if math.isnan(final):  # no rated game
+                          post.tolist(), p.floor.tolist(), games_after.tolist(), counts, peaks)):
+        if final != final:  # NaN: no rated game
             continue
-        peak = peak_after(peak, games, final)
         if not rated:
-            state = Rating(final, games, end, wins, draws, losses, events3, none_for_nan(peak),
-                           olm=above >= OLM_GAMES, games_above_2200=above)
+            state = Rating(final, games, end, wins, draws, losses, events3,
+                           peak if peak == peak else None, olm=above >= OLM_GAMES,
+                           games_above_2200=above)
             out.append(Outcome(pair, system, None, None, final, games, floor, state))
             continue
         changes, games_known = carried.get(i, _CARRIED_NOTHING)
+        floor_before, lowered_from, lowered_to = before[7], before[8], before[9]
         state = Rating(final, games, end, _known(wins), _known(draws), _known(losses),
-                       _known(events3), none_for_nan(peak), none_for_nan(before[7]),
-                       none_for_nan(before[8]), none_for_nan(before[9]),
+                       _known(events3), peak if peak == peak else None,
+                       floor_before if floor_before == floor_before else None,
+                       lowered_from if lowered_from == lowered_from else None,
+                       lowered_to if lowered_to == lowered_to else None,
                        before[10] == 1.0 or above >= OLM_GAMES, _known(above), changes,
                        games_known)
         out.append(Outcome(pair, system, before[0], int(before[1]), final, games, floor, state))
@@ -139,6 +144,16 @@ _CARRIED_NOTHING: Carried = ((), True)
 
 def _known(count: int) -> int | None:
     return None if count == UNKNOWN else count
+
+
+@numba.njit(cache=True, nogil=True)
+def _peaks_after(peak: NDArray[np.float64], games: NDArray[np.int64],
+                 post: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each row's peak once the event is rated (core.kernels.peak_after)."""
+    out = np.empty_like(peak)
+    for i in range(peak.shape[0]):
+        out[i] = peak_after(peak[i], games[i], post[i])
+    return out
 
 
 @numba.njit(cache=True, nogil=True)

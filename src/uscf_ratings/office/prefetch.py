@@ -11,7 +11,6 @@ Short re-rates read in the loop (`PREFETCH_FROM`): starting the pool costs more.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -23,44 +22,48 @@ from .submission import Submission, submission
 
 #: a re-rate of at least this many sections reads its stored events in a pool
 PREFETCH_FROM = 400
-#: events handed to the pool and not yet taken back (a bound on the memory they hold)
-AHEAD = 256
-_CHUNK = 64  #: events read from the database by one query
+#: events read by one query, and handed to a worker as one task (a task per event
+#: cost the loop more in waking the pool than the reading it saved)
+CHUNK = 32
+#: tasks handed to the pool and not yet taken back (a bound on the memory they hold)
+AHEAD = 8
 
 
-def read_stored(event_id: str, text: str) -> tuple[Submission, str]:
-    """One stored event (the text of its ``events.source``) as a submission without its
-    model or source (the loop reads the event again if a section needs the model), and
-    the pre_ratings mode it was rated with."""
+def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
+    """Stored events (each id with the text of its ``events.source``) as submissions
+    without their model or source (the loop reads an event again if a section needs its
+    model), each with the pre_ratings mode it was rated with."""
     from .run import PRE_FROM_DATABASE
 
-    source = json.loads(text)
-    event = event_from_dict(source["input"], f"event {event_id}", checked=True)
-    return (submission(event).without_model(),
-            source.get("pre_ratings", PRE_FROM_DATABASE))
+    out = []
+    for event_id, text in texts:
+        source = json.loads(text)
+        event = event_from_dict(source["input"], f"event {event_id}", checked=True)
+        out.append((submission(event).without_model(),
+                    source.get("pre_ratings", PRE_FROM_DATABASE)))
+    return out
 
 
 def prefetched(driver: Driver, event_ids: Sequence[str]) -> Iterator[tuple[Submission, str]]:
     """The stored events ``event_ids``, in that order, read in a pool of processes."""
-    workers = max(1, (os.cpu_count() or 1))
-    # spawn, not fork: the loop's process may hold threads (Numba's) a fork would copy
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        waiting: deque[Future[tuple[Submission, str]]] = deque()
-        texts = _texts(driver, event_ids)
-        for event_id, text in texts:
-            waiting.append(pool.submit(read_stored, event_id, text))
+    # The platform's way to start processes, as the first pass of ``uscf db rate``
+    # (cli/reading.py): on Linux a fork, which does not run the caller's main module
+    # again. The workers only parse and lay out (Python and NumPy): they never start
+    # Numba's threads, nor touch the database connection the fork copies.
+    with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+        waiting: deque[Future[list[tuple[Submission, str]]]] = deque()
+        for chunk in _texts(driver, event_ids):
+            waiting.append(pool.submit(read_stored, chunk))
             if len(waiting) >= AHEAD:
-                yield waiting.popleft().result()
+                yield from waiting.popleft().result()
         while waiting:
-            yield waiting.popleft().result()
+            yield from waiting.popleft().result()
 
 
-def _texts(driver: Driver, event_ids: Sequence[str]) -> Iterator[tuple[str, str]]:
-    for at in range(0, len(event_ids), _CHUNK):
-        chunk = event_ids[at:at + _CHUNK]
+def _texts(driver: Driver, event_ids: Sequence[str]) -> Iterator[list[tuple[str, str]]]:
+    for at in range(0, len(event_ids), CHUNK):
+        chunk = event_ids[at:at + CHUNK]
         marks = ", ".join("?" * len(chunk))
         found = dict(driver.execute(f"SELECT id, source FROM events WHERE id IN ({marks})",
                                     chunk).fetchall())
-        for event_id in chunk:
-            yield event_id, found[event_id]
+        yield [(event_id, found[event_id]) for event_id in chunk]

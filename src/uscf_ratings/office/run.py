@@ -35,6 +35,7 @@ from ..core.steps import peak_before
 from ..formats.event_json import event_from_dict
 from . import schema as t
 from .db import Driver
+from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
     FloorsSetByHand,
     MemberFacts,
@@ -50,7 +51,6 @@ from .store import (
     order_key,
     outcome_row,
 )
-from .prefetch import PREFETCH_FROM, prefetched
 from .submission import LAYS_OUT, SectionEntry, Submission, submission
 
 if TYPE_CHECKING:
