@@ -15,6 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import numba
 import numpy as np
@@ -110,33 +111,38 @@ def outcomes_of_columns(columns: Columns, end: date) -> tuple[Outcome, ...]:
                         p.score, p.k, p.bonus, p.floor, p.game_start, p.game_opponent)
     games_after = after[:, 0].astype(np.int64)
     counts = after[:, 1:6].astype(np.int64).tolist()  # AFTER's other counts, as ints
-    peaks = _peaks_after(after[:, 6], games_after, post).tolist()
+    peaks = _none_for_nan(_peaks_after(after[:, 6], games_after, post))
+    floors_before = _none_for_nan(columns.before[:, 7:10])  # floor, lowered from and to
     carried = columns.carried
     out = []
-    # NaN is "none" in the columns and None in the model: ``x if x == x else None``
-    for i, ((_, pair, system), rated, before, final, floor, games, (wins, draws, losses,
-                                                                   events3, above), peak) in \
-            enumerate(zip(columns.keys, columns.rated.tolist(), columns.before.tolist(),
-                          post.tolist(), p.floor.tolist(), games_after.tolist(), counts, peaks)):
-        if final != final:  # NaN: no rated game
+    for i, ((_, pair, system), rated, live, before, final, floor, games, (wins, draws, losses,
+                                                                         events3, above),
+            peak, (floor_before, lowered_from, lowered_to)) in enumerate(zip(
+                columns.keys, columns.rated.tolist(), (~np.isnan(post)).tolist(),
+                columns.before.tolist(), post.tolist(), p.floor.tolist(), games_after.tolist(),
+                counts, peaks, floors_before)):
+        if not live:  # no rated game
             continue
         if not rated:
-            state = Rating(final, games, end, wins, draws, losses, events3,
-                           peak if peak == peak else None, olm=above >= OLM_GAMES,
-                           games_above_2200=above)
+            state = Rating(final, games, end, wins, draws, losses, events3, peak,
+                           olm=above >= OLM_GAMES, games_above_2200=above)
             out.append(Outcome(pair, system, None, None, final, games, floor, state))
             continue
         changes, games_known = carried.get(i, _CARRIED_NOTHING)
-        floor_before, lowered_from, lowered_to = before[7], before[8], before[9]
         state = Rating(final, games, end, _known(wins), _known(draws), _known(losses),
-                       _known(events3), peak if peak == peak else None,
-                       floor_before if floor_before == floor_before else None,
-                       lowered_from if lowered_from == lowered_from else None,
-                       lowered_to if lowered_to == lowered_to else None,
+                       _known(events3), peak, floor_before, lowered_from, lowered_to,
                        before[10] == 1.0 or above >= OLM_GAMES, _known(above), changes,
                        games_known)
         out.append(Outcome(pair, system, before[0], int(before[1]), final, games, floor, state))
     return tuple(out)
+
+
+def _none_for_nan(values: NDArray[np.float64]) -> list[Any]:
+    """The values as Python floats, NaN (the kernels' "none") as None (the model's)."""
+    boxed = values.astype(object)  # Python floats
+    boxed[np.isnan(values)] = None
+    result: list[Any] = boxed.tolist()
+    return result
 
 
 _CARRIED_NOTHING: Carried = ((), True)

@@ -44,8 +44,10 @@ def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
     return out
 
 
-def prefetched(driver: Driver, event_ids: Sequence[str]) -> Iterator[tuple[Submission, str]]:
-    """The stored events ``event_ids``, in that order, read in a pool of processes."""
+def prefetched(driver: Driver, event_ids: Sequence[str]
+               ) -> Iterator[list[tuple[Submission, str]]]:
+    """The stored events ``event_ids``, in that order, read in a pool of processes, in
+    lists of `CHUNK`."""
     # The platform's way to start processes, as the first pass of ``uscf db rate``
     # (cli/reading.py): on Linux a fork, which does not run the caller's main module
     # again. The workers only parse and lay out (Python and NumPy): they never start
@@ -55,9 +57,9 @@ def prefetched(driver: Driver, event_ids: Sequence[str]) -> Iterator[tuple[Submi
         for chunk in _texts(driver, event_ids):
             waiting.append(pool.submit(read_stored, chunk))
             if len(waiting) >= AHEAD:
-                yield from waiting.popleft().result()
+                yield waiting.popleft().result()
         while waiting:
-            yield from waiting.popleft().result()
+            yield waiting.popleft().result()
 
 
 def _texts(driver: Driver, event_ids: Sequence[str]) -> Iterator[list[tuple[str, str]]]:

@@ -176,7 +176,7 @@ class RatingRun:
         rated = []
         for i, (end, start, event_id, number) in enumerate(keys):
             if event_id not in self.events and ahead is not None:
-                self.events[event_id] = next(ahead)
+                self._take(next(ahead))
             event, pre_ratings = self._event(event_id)
             count = self._rate(event, event.section(number), pre_ratings)
             if last_of[event_id] == i:  # its last section: a year of events would not fit
@@ -186,7 +186,20 @@ class RatingRun:
             self.last = done.key
         return rated
 
-    def _read_ahead(self, keys: list[SectionKey]) -> Iterator[tuple[Submission, str]] | None:
+    def _take(self, events: list[tuple[Submission, str]]) -> None:
+        """Events read ahead, with their members' facts and states read at once (one
+        query for them all rather than one a section: what the database holds of them
+        from before the re-rate does not change while it runs)."""
+        names: dict[str, str] = {}
+        for event, pre_ratings in events:
+            self.events[event.id] = (event, pre_ratings)
+            for entry in event.sections:
+                if entry.laid is not None:
+                    names.update((i, n) for i, n in zip(entry.laid.ids, entry.laid.names) if i)
+        self._load({self.merged.get(i, i): n for i, n in names.items()})
+
+    def _read_ahead(self, keys: list[SectionKey]
+                    ) -> Iterator[list[tuple[Submission, str]]] | None:
         """For a long re-rate, the stored events it reads, in the order it first needs
         them, read in a pool of processes (office/prefetch.py)."""
         if len(keys) < PREFETCH_FROM or not LAYS_OUT:
