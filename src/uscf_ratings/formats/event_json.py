@@ -1,8 +1,9 @@
 """The event JSON format: read it into the core model (schema: schemas/event.schema.json).
 
-The file is checked against the JSON Schema first, every problem reported with its path
-(a compiled validator, fastjsonschema, answers the common case of a valid file; only a
-file it rejects goes through jsonschema, which lists every problem); values the schema
+The file is checked against the JSON Schema first, every problem reported with its path.
+A compiled validator answers the common case of a valid file: jsonschema-rs where the
+extra [fast] is installed, else fastjsonschema. A file it doubts goes to fastjsonschema,
+and one that fails there to jsonschema, which lists every problem. Values the schema
 cannot check (calendar dates) are checked while building the model.
 Consistency between players (mirrored results, known pair numbers) is checked by the core
 when the section is rated.
@@ -21,6 +22,11 @@ from typing import Any
 
 import fastjsonschema
 import jsonschema
+
+try:  # the extra [fast]: a validator compiled to machine code
+    import jsonschema_rs
+except ImportError:  # pragma: no cover - exercised where the extra is not installed
+    jsonschema_rs = None  # type: ignore[assignment]
 
 from ..core.model import (
     CfcRating,
@@ -57,12 +63,28 @@ def _valid_or_raise() -> Callable[[Any], Any]:
 
 
 @cache
+def _quickly_valid() -> Callable[[Any], bool] | None:
+    """jsonschema-rs's answer to "is it valid?", about 15 times faster than fastjsonschema
+    on event files (0.07 ms against 1.2 ms for a 30-player event); None without it. It
+    can only be stricter than fastjsonschema here (a regular expression's ``$`` is the end
+    of the text, where Python's also allows a final newline), and a file it doubts goes
+    to fastjsonschema, so the files accepted are the same (a test checks it)."""
+    if jsonschema_rs is None:
+        return None
+    check: Callable[[Any], bool] = jsonschema_rs.validator_for(schema()).is_valid
+    return check
+
+
+@cache
 def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema())
 
 
 def schema_problems(data: Any) -> list[Issue]:
     """Every place where ``data`` breaks the event schema, with its path; [] if none."""
+    quick = _quickly_valid()
+    if quick is not None and quick(data):
+        return []
     try:
         _valid_or_raise()(data)
         return []
