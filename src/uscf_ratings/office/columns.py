@@ -26,14 +26,13 @@ from ..core.rules import rules_for
 
 
 def outcomes_from_columns(laid: LaidSection, systems: tuple[System, ...], start: date,
-                          end: date, ids: tuple[str, ...],
-                          states: Mapping[tuple[str, System], Rating],
+                          end: date, states: Mapping[tuple[str, System], Rating],
                           step1_player: Callable[[Player, str], Player | None]
                           ) -> tuple[Outcome, ...]:
-    """The section's outcomes, its players' pre-event ratings taken from ``states`` by
-    member id (``ids``, one per entrant, "" for none). ``step1_player(player, member)``
-    is the file's player as the office rates it, or None when the database adds nothing
-    to what the file says (Step 1 as laid out stands)."""
+    """The outcomes of a section rated in ``systems`` from ``start`` to ``end``, its
+    players' pre-event ratings taken from ``states`` by member id. ``step1_player(player,
+    member)`` is the file's player as the office rates it, or None when the database adds
+    nothing to what the file says (Step 1 as laid out stands)."""
     columns = laid.columns
     count = laid.entrants
     file_rows = columns.before.tolist()
@@ -41,7 +40,7 @@ def outcomes_from_columns(laid: LaidSection, systems: tuple[System, ...], start:
     rated = columns.rated.copy()
     carried: dict[int, Carried] = dict(columns.carried)
     for g, system in enumerate(systems):
-        for e, member in enumerate(ids):
+        for e, member in enumerate(laid.ids):
             i = g * count + e
             state = states.get((member, system)) if member else None
             if state is not None:

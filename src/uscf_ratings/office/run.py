@@ -246,6 +246,7 @@ class RatingRun:
         if any(i in self.merged or i in self.floored for i in laid.ids if i):
             return None
         self._load({i: name for i, name in zip(laid.ids, laid.names) if i})
+
         def step1_player(player: Player, member: str) -> Player | None:
             """``player`` as `prepare` makes it, for Step 1; None if the database knows
             nothing of the member that could change it."""
@@ -256,7 +257,7 @@ class RatingRun:
                                   entry.start_date, PRE_FROM_DATABASE)
 
         found = outcomes_from_columns(laid, entry.systems, entry.start_date, entry.end_date,
-                                      laid.ids, self.states, step1_player)
+                                      self.states, step1_player)
         first = laid.columns.keys
         return found, {first[e][1]: i for e, i in enumerate(laid.ids) if i}
 

@@ -19,11 +19,10 @@ from ..core.model import Event, System
 from ..core.pipeline import section_systems
 from ..core.rules import rules_for
 from ..formats.event_json import event_from_dict, event_to_json
+from .store import SectionKey
 
 if TYPE_CHECKING:
     from ..batch.laid import LaidSection
-
-SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
 
 try:  # the columns need the extra [fast] (numba, numpy)
     from ..batch.laid import lay_out_section
