@@ -767,8 +767,9 @@ def db_figures(ctx: Context) -> list[Figure]:
                (">=", 50_000.0), samples=[games / r.seconds for r in runs], note=size_note),
         Figure("db_peak_mb", _median([r.peak_mb for r in runs]), "MB", sizes.db_runs,
                "peak resident memory (VmHWM) of the `uscf db rate` process",
-               note="the first pass keeps only each file's sort key and warnings; the "
-                    "second reads the events again one at a time",
+               note="the first pass keeps each file's sections laid out as columns, "
+                    "its sort key and warnings; the second takes each file's text again "
+                    "just before rating it",
                samples=[r.peak_mb for r in runs]),
         Figure("scaling_db_games_per_s", scaling, "games/s", sizes.db_runs,
                f"the same runs in up to {sizes.db_segments} parts between commits, keyed by "

@@ -66,7 +66,7 @@ def test_a_file_changed_between_the_passes_is_refused(tmp_path: Path) -> None:
     from uscf_ratings.cli.reading import FileChanged, Reader, check_file
 
     [path] = year_files(tmp_path, 1)
-    checked = check_file(path)
+    checked = check_file(path, tmp_path / "kept.pickle")
     assert not isinstance(checked, str)
     path.write_text(path.read_text().replace('"results"', '"results" ', 1))  # same event, new size
     with Reader(1) as reader, pytest.raises(FileChanged, match="changed after it was checked"):

@@ -4,10 +4,11 @@ The command checks every file before it stores anything: its format, the schema,
 systems it is rated in and the consistency of its sections. That is much of the work of
 rating a file and it does not depend on the database, so it runs in a pool of processes
 (one per core), which also lay the sections out as columns (batch/laid.py): the office
-rates them from those. The first pass keeps that and what the rating order and the
-warnings need, not the events' models: a year of them would take a gigabyte, and sending
-them between processes costs more than reading them. The second pass takes each file's
-text again just before it is rated, for the office to store: the text that was checked.
+rates them from those. The processes write each event so laid out to a file of a
+temporary folder, and the first pass keeps only what the rating order and the warnings
+need: a year of laid-out events would take hundreds of megabytes. The second pass takes
+each event from its file just before it is rated, with the text of the event file, for
+the office to store: the text that was checked.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -44,9 +48,9 @@ class Checked:
     games: int  #: rated games, for progress
     lacking: Lacking  #: players whose N the file does not give
     stamp: tuple[int, int]  #: size and modification time, to notice a file changed since
-    #: laid out, without its model; with its source unless the file is event JSON, whose
-    #: text the second pass attaches
-    event: Submission
+    #: the pickled event laid out, without its model; with its source unless the file is
+    #: event JSON, whose text the second pass attaches
+    kept: Path
     digest: bytes | None  #: of an event JSON file's bytes, to know them again
 
 
@@ -77,9 +81,10 @@ def read_checked(path: Path) -> tuple[Event, bytes | None]:
     return event, digest
 
 
-def check_file(path: Path) -> Checked | str:
-    """The first pass over one file: what it holds, or the error naming the file
-    (a message: exceptions with their own constructors do not always cross processes)."""
+def check_file(path: Path, kept: Path) -> Checked | str:
+    """The first pass over one file: what it holds, its event laid out and written to
+    ``kept``, or the error naming the file (a message: exceptions with their own
+    constructors do not always cross processes)."""
     from ..formats.event_json import event_to_json
 
     try:
@@ -88,8 +93,13 @@ def check_file(path: Path) -> Checked | str:
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
         return str(error)
     taken = submission(event, None if digest else json.dumps(event_to_json(event)))
+    kept.write_bytes(pickle.dumps(taken.without_model(), pickle.HIGHEST_PROTOCOL))
     return Checked(path, event.id, taken.first_key, taken.rated_games, lacking_games(event),
-                   stamp, taken.without_model(), digest)
+                   stamp, kept, digest)
+
+
+def _check_file(job: tuple[Path, Path]) -> Checked | str:
+    return check_file(*job)
 
 
 def _digest(data: bytes) -> bytes:
@@ -102,14 +112,16 @@ def read_again(checked: Checked) -> Submission:
     try:
         if _stamp(checked.path) != checked.stamp:
             raise FileChanged(checked.path)
+        event: Submission = pickle.loads(checked.kept.read_bytes())
+        checked.kept.unlink()
         if checked.digest is None:  # not event JSON: its source came with it
-            return checked.event
+            return event
         data = checked.path.read_bytes()
     except OSError as error:
         raise FileChanged(checked.path) from error
     if _digest(data) != checked.digest:
         raise FileChanged(checked.path)
-    return replace(checked.event, source=data.decode("utf-8"))
+    return replace(event, source=data.decode("utf-8"))
 
 
 class FileChanged(Exception):
@@ -121,12 +133,14 @@ class FileChanged(Exception):
 
 
 class Reader:
-    """The pool the first pass runs in (none for a few files), and the second pass."""
+    """The pool the first pass runs in (none for a few files), the folder the laid-out
+    events wait in (removed at the end), and the second pass."""
 
     def __init__(self, files: int, workers: int | None = None):
         workers = workers or os.cpu_count() or 1
         self.pool = ProcessPoolExecutor(workers) if files >= POOL_FROM and workers > 1 \
             else None
+        self.folder = Path(tempfile.mkdtemp(prefix="uscf-rate-"))
 
     def __enter__(self) -> Reader:
         return self
@@ -134,12 +148,14 @@ class Reader:
     def __exit__(self, *exc: object) -> None:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def check(self, paths: Sequence[Path], on_file: Callable[[], None] | None = None
               ) -> Iterator[Checked | str]:
         """The first pass, in the order of ``paths``."""
-        results = map(check_file, paths) if self.pool is None else \
-            self.pool.map(check_file, paths, chunksize=8)
+        jobs = [(path, self.folder / f"{i}.pickle") for i, path in enumerate(paths)]
+        results = map(_check_file, jobs) if self.pool is None else \
+            self.pool.map(_check_file, jobs, chunksize=8)
         for result in results:
             yield result
             if on_file:
