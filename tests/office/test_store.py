@@ -152,3 +152,11 @@ def test_a_savepoint_undoes_its_block_only(office: Office) -> None:
         with driver.savepoint("test"):
             insert_rows(c, schema.members, [{"id": "also kept", "name": ""}])
     assert raw_text(office, "members", "id") == ["also kept", "kept"]
+
+
+def test_sqlite_connections_have_a_page_cache_of_64_mb(tmp_path: Any) -> None:
+    """SQLite's default 2 MB of page cache is outgrown by a year's results (db.py)."""
+    office = Office(f"sqlite:///{tmp_path / 'cache.db'}")
+    with office.engine.connect() as c:
+        assert Driver(c).execute("PRAGMA cache_size").fetchone()[0] == -65536  # KiB
+    office.engine.dispose()
