@@ -44,7 +44,7 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
     ),
     "office": (
         ("read_checked: each file read and checked", "cli/reading.py", "read_checked"),
-        ("schema_problems: the schema check (fastjsonschema)", "formats/event_json.py",
+        ("schema_problems: the schema check (jsonschema-rs)", "formats/event_json.py",
          "schema_problems"),
         ("event_from_dict: JSON to the model", "formats/event_json.py", "event_from_dict"),
         ("check_section: the sections' consistency", "core/validate.py", "check_section"),
