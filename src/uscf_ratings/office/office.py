@@ -115,7 +115,9 @@ class Office:
                   commit_every: int = COMMIT_EVERY) -> list[EventRated]:
         """Store and rate many events in the order of their sections, whole events to a
         transaction: a transaction commits once the games of its events reach
-        ``commit_every`` (0: each event in its own transaction), and at the end.
+        ``commit_every`` (0: each event in its own transaction), and at the end. Each
+        event is a model or a `Submission` (``uscf db rate`` hands over the events its
+        readers laid out: office/submission.py).
 
         An interruption (Ctrl-C, a crash, a kill) rolls back the events since the last
         commit and leaves whole events only. An event that fails (already rated, without
