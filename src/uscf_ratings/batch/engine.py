@@ -22,13 +22,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.kernels import OLM_GAMES, UNKNOWN
-from ..core.model import Rating, Section, System
+from ..core.model import Rating, Section, SectionType, System
 from ..core.results import Outcome
 from ..core.validate import check_section
 from .compiled import expected, peak_after, special_walk
 from .layout import Carried, Columns, Layout, prepare, prepare_parallel
 
 STEP_FLOOR = 100.0
+#: the section types the compiled path rates (matches and foreign events have their own
+#: rules: core/match.py, core/foreign.py)
+COMPILED_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
 #: below this many (section, system) groups one thread does the work: waking the other
 #: threads costs more than they save, and much more when another process holds the cores
 PARALLEL_FROM = 8

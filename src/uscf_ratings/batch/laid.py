@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.model import Player, Section, SectionType
+from ..core.model import Player, Section
+from .engine import COMPILED_TYPES
 from .layout import Columns, Layout
-
-#: the section types the columns cover (batch/engine.py rates Swiss and round robins)
-LAID_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
 
 
 @dataclass(frozen=True)
@@ -39,7 +37,7 @@ class LaidSection:
 def lay_out_section(section: Section) -> LaidSection | None:
     """The section laid out, or None where the office rates the model instead: a
     section type the columns do not cover, or a member entered twice."""
-    if section.type not in LAID_TYPES:
+    if section.type not in COMPILED_TYPES:
         return None
     ids = [p.id for p in section.players if p.id]
     if len(set(ids)) < len(ids):

@@ -40,10 +40,9 @@ POOL_FROM = 16
 
 @dataclass(frozen=True)
 class Checked:
-    """A file that passed every check, its event as the office takes it."""
+    """A file that passed every check; its event, laid out, waits in ``kept``."""
 
     path: Path
-    event_id: str
     key: SectionKey  #: its first section in rating order
     games: int  #: rated games, for progress
     lacking: Lacking  #: players whose N the file does not give
@@ -94,8 +93,8 @@ def check_file(path: Path, kept: Path) -> Checked | str:
         return str(error)
     taken = submission(event, None if digest else json.dumps(event_to_json(event)))
     kept.write_bytes(pickle.dumps(taken.without_model(), pickle.HIGHEST_PROTOCOL))
-    return Checked(path, event.id, taken.first_key, taken.rated_games, lacking_games(event),
-                   stamp, kept, digest)
+    return Checked(path, taken.first_key, taken.rated_games, lacking_games(event), stamp,
+                   kept, digest)
 
 
 def _check_file(job: tuple[Path, Path]) -> Checked | str:

@@ -14,8 +14,8 @@ from sqlalchemy import Connection
 
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
-from .run import member_ids, prepare, section_key, states_and_facts, stored_event
-from .store import aliases
+from .run import member_ids, prepare, states_and_facts, stored_event
+from .store import aliases, section_key
 
 
 def explain_event(c: Connection, event_id: str) -> list[SectionResult]:

@@ -31,10 +31,18 @@ from .run import (
     first_key,
     member_ids,
     prepare,
-    section_key,
     states_and_facts,
 )
-from .store import SectionKey, aliases, audit, insert_rows, now, order_key, upsert_member
+from .store import (
+    SectionKey,
+    aliases,
+    audit,
+    insert_rows,
+    now,
+    order_key,
+    section_key,
+    upsert_member,
+)
 from .submission import Submission, submission
 
 __all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY", "Office",

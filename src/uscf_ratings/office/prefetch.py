@@ -16,7 +16,6 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from ..formats.event_json import event_from_dict
 from .db import Driver
 from .submission import Submission, submission
 
@@ -33,14 +32,12 @@ def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
     """Stored events (each id with the text of its ``events.source``) as submissions
     without their model or source (the loop reads an event again if a section needs its
     model), each with the pre_ratings mode it was rated with."""
-    from .run import PRE_FROM_DATABASE
+    from .run import event_of_source  # run imports this module
 
     out = []
     for event_id, text in texts:
-        source = json.loads(text)
-        event = event_from_dict(source["input"], f"event {event_id}", checked=True)
-        out.append((submission(event).without_model(),
-                    source.get("pre_ratings", PRE_FROM_DATABASE)))
+        event, pre_ratings = event_of_source(event_id, json.loads(text))
+        out.append((submission(event).without_model(), pre_ratings))
     return out
 
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, select
 
 from ..core import floors as floor_rules
-from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, SectionType, System
+from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
 from ..core.pipeline import rate_section
 from ..core.results import Outcome, outcomes_of
 from ..core.steps import peak_before
@@ -50,6 +50,7 @@ from .store import (
     office_floors,
     order_key,
     outcome_row,
+    section_key,
 )
 from .submission import LAYS_OUT, SectionEntry, Submission, submission
 
@@ -62,24 +63,20 @@ PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history c
 
 _lean: Callable[[Section], tuple[Outcome, ...]] | None
 try:  # the compiled lean path needs the extra [fast] (numba, numpy)
+    from ..batch.engine import COMPILED_TYPES
     from ..batch.engine import rate_outcomes as _lean
     from .columns import outcomes_from_columns
 except ImportError:  # pragma: no cover - exercised where the extra is not installed
     _lean = outcomes_from_columns = None  # type: ignore[assignment]
 
-LEAN_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
 
 
 def outcomes(section: Section) -> tuple[Outcome, ...]:
     """The stored numbers of a checked section: the lean path where it applies."""
-    if _lean is not None and section.type in LEAN_TYPES:
+    if _lean is not None and section.type in COMPILED_TYPES:
         return _lean(section)
     return outcomes_of(rate_section(section))
-
-
-def section_key(event_id: str, section: Section) -> SectionKey:
-    return (section.end_date, section.start_date, event_id, section.number)
 
 
 def first_key(event: Event) -> SectionKey:
@@ -91,8 +88,11 @@ def stored_event(c: Connection, event_id: str) -> tuple[Event, str] | None:
     """A stored event, read back without the schema check it passed when it was stored,
     and the pre_ratings mode it was rated with; None if the database does not hold it."""
     source = event_source(c, event_id)
-    if source is None:
-        return None
+    return None if source is None else event_of_source(event_id, source)
+
+
+def event_of_source(event_id: str, source: dict[str, Any]) -> tuple[Event, str]:
+    """A stored event from its ``events.source`` (parsed), and its pre_ratings mode."""
     return (event_from_dict(source["input"], f"event {event_id}", checked=True),
             source.get("pre_ratings", PRE_FROM_DATABASE))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     ColumnElement,
@@ -36,6 +36,22 @@ from .db import Driver
 from .members import MemberRecord
 
 SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
+
+
+class _Dated(Protocol):
+    """A section, as the model or as the office takes it (office/submission.py)."""
+
+    @property
+    def end_date(self) -> date: ...
+    @property
+    def start_date(self) -> date: ...
+    @property
+    def number(self) -> int: ...
+
+
+def section_key(event_id: str, section: _Dated) -> SectionKey:
+    """The section's place in rating order."""
+    return (section.end_date, section.start_date, event_id, section.number)
 
 
 def order_key(table: Any, number_column: str = "number") -> Any:

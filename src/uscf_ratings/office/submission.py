@@ -19,7 +19,7 @@ from ..core.model import Event, System
 from ..core.pipeline import section_systems
 from ..core.rules import rules_for
 from ..formats.event_json import event_from_dict, event_to_json
-from .store import SectionKey
+from .store import SectionKey, section_key
 
 if TYPE_CHECKING:
     from ..batch.laid import LaidSection
@@ -46,7 +46,7 @@ class SectionEntry:
     laid: LaidSection | None  #: None: rated from the model (or the extra is missing)
 
     def key(self, event_id: str) -> SectionKey:
-        return (self.end_date, self.start_date, event_id, self.number)
+        return section_key(event_id, self)
 
 
 @dataclass(frozen=True)
@@ -96,13 +96,13 @@ class Submission:
         return replace(self, event=None)
 
 
-def submission(event: Event, source: str | None = None, lay_out: bool = True) -> Submission:
+def submission(event: Event, source: str | None = None) -> Submission:
     """The event as the office takes it; ``source`` is its event JSON text if at hand.
-    Its sections are laid out where the extra [fast] is installed and ``lay_out``."""
+    Its sections are laid out where the extra [fast] is installed."""
     entries = []
     for s in event.sections:
         rules = rules_for(s.start_date)
-        laid = lay_out_section(s) if lay_out and lay_out_section is not None else None
+        laid = lay_out_section(s) if lay_out_section is not None else None
         entries.append(SectionEntry(s.number, s.name, s.start_date, s.end_date,
                                     section_systems(s, rules), rules.effective, laid))
     return Submission(event.id, event.name, event.start_date, event.end_date, tuple(entries),
