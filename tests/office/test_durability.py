@@ -36,7 +36,8 @@ def run_child(url: str, files: list[Path], options: tuple[str, ...] = ()
               ) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + str(REPO))
     return subprocess.Popen([sys.executable, str(CHILD), url, *options, *map(str, files)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
 
 
 def dump(office: Office) -> list[tuple[object, ...]]:
@@ -56,10 +57,12 @@ def test_killed_rating_run_leaves_whole_events(office_url: str, tmp_path: Path,
     """Kill a child in the middle of a long run: the database passes its integrity check,
     and its ratings equal a clean run of exactly the events it committed. (rate_many
     commits events in groups, of two or three events here: a group is whole or absent.)"""
-    files = event_files(tmp_path, 150, seed=3)  # many: the child must not finish first
+    files = event_files(tmp_path, 150, seed=3)
     office = Office(office_url)
     office.init()
-    child = run_child(office_url, files, options)
+    # --hold-last: the child waits before the last event, so however fast it rates and
+    # however late this test polls, it has not finished when it is killed
+    child = run_child(office_url, files, ("--hold-last", *options))
     deadline = time.monotonic() + 120
     while len(committed(office)) < 3 and time.monotonic() < deadline:
         time.sleep(0.02)

@@ -160,3 +160,31 @@ def test_sqlite_connections_have_a_page_cache_of_64_mb(tmp_path: Any) -> None:
     with office.engine.connect() as c:
         assert Driver(c).execute("PRAGMA cache_size").fetchone()[0] == -65536  # KiB
     office.engine.dispose()
+
+
+def test_a_reader_reads_the_last_commit_while_a_writer_works(tmp_path: Any) -> None:
+    """SQLite in WAL mode: only `writing` takes the write lock (BEGIN IMMEDIATE); a
+    reader begins deferred and reads the last commit at once, instead of waiting for the
+    writer's transaction (which took the busy timeout, 120 s, before)."""
+    import threading
+
+    from uscf_ratings.office.db import writing
+
+    office = Office(f"sqlite:///{tmp_path / 'office.db'}")
+    office.init()
+    reader = Office(f"sqlite:///{tmp_path / 'office.db'}")  # another connection pool
+    counted: list[int] = []
+
+    def count_audit_rows() -> None:
+        with reader.engine.connect() as c:
+            counted.append(len(c.execute(select(schema.audit)).all()))
+
+    with writing(office.engine) as c:
+        before = len(c.execute(select(schema.audit)).all())
+        audit(c, "test", {"writing": True})  # written, not committed
+        thread = threading.Thread(target=count_audit_rows, daemon=True)
+        thread.start()
+        thread.join(timeout=20)
+        assert counted == [before], "the reader waited for the writer"
+    count_audit_rows()
+    assert counted == [before, before + 1]

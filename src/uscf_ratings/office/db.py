@@ -49,9 +49,16 @@ def make_engine(url: str | None = None) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: The execution option that marks a connection of `writing`.
+_WRITER = "uscf_writer"
+
+
 def _sqlite_setup(engine: Engine) -> None:
-    """SQLite: foreign keys on, WAL journal, and BEGIN IMMEDIATE so that a writer takes
-    the lock when its transaction starts, not at its first write."""
+    """SQLite: foreign keys on, WAL journal, and BEGIN IMMEDIATE for a writer (a
+    connection of `writing`), so that it takes the lock when its transaction starts, not
+    at its first write. Readers begin deferred: in WAL mode they read the last commit
+    while a writer works, and never wait for it (a long re-rate leaves the web app's
+    pages and `uscf db player` free to read)."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -68,13 +75,15 @@ def _sqlite_setup(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        writer = connection.get_execution_options().get(_WRITER, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
 
 @contextmanager
 def writing(engine: Engine) -> Iterator[Connection]:
     """One transaction holding the office's write lock: all of it commits, or none."""
-    with engine.begin() as connection:
+    with engine.connect().execution_options(**{_WRITER: True}) as connection, \
+            connection.begin():
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
         yield connection
