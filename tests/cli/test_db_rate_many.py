@@ -60,31 +60,31 @@ def test_one_bad_file_among_many_stores_nothing_and_is_named(tmp_path: Path) -> 
     assert stored_events(url) == 0
 
 
-def test_a_file_changed_between_the_passes_is_refused(tmp_path: Path) -> None:
-    """The second pass reads each file again; one that changed since it was checked is
-    not rated unchecked."""
-    from uscf_ratings.cli.reading import FileChanged, Reader, check_file
+def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_path: Path
+                                                                         ) -> None:
+    """The first pass keeps the text it checked with the laid-out event: a file changed
+    between the passes changes nothing that is rated or stored."""
+    from uscf_ratings.cli.reading import Reader, check_file
 
     [path] = year_files(tmp_path, 1)
+    text = path.read_text()
     checked = check_file(path, tmp_path / "kept.pickle")
     assert not isinstance(checked, str)
-    path.write_text(path.read_text().replace('"results"', '"results" ', 1))  # same event, new size
-    with Reader(1) as reader, pytest.raises(FileChanged, match="changed after it was checked"):
-        list(reader.events([checked]))
+    path.write_text(text.replace('"results"', '"results" ', 1))
+    with Reader(1) as reader:
+        [event] = reader.events([checked])
+    assert event.source_text() == text
 
 
 def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                     ) -> None:
     """Ctrl-C while an event is rated, in a group of events not yet committed: the message
     counts the events committed, which are the events the database holds."""
-    from functools import partialmethod
-
     from uscf_ratings.office import run
 
     paths = year_files(tmp_path, POOL_FROM + 4)
     url = f"sqlite:///{tmp_path / 'office.db'}"
     CliRunner().invoke(cli, ["db", "--db", url, "init"])
-    monkeypatch.setattr(Office, "rate_many", partialmethod(Office.rate_many, commit_every=60))
     calls, rate = iter(range(10**6)), run.RatingRun._rate
 
     def rate_section(rating_run: run.RatingRun, *args: Any) -> int:
@@ -93,7 +93,8 @@ def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch:
         return rate(rating_run, *args)
 
     monkeypatch.setattr(run.RatingRun, "_rate", rate_section)
-    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", "--check-first",
+                                   "--commit-every", "60", *map(str, paths)])
     assert out.exit_code == 130, out.output
     committed = stored_events(url)
     assert 0 < committed < len(paths)
@@ -135,3 +136,115 @@ def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:
     with office.engine.connect() as c:
         history = queries.player(c, "11")
     assert history is not None and len(history["history"]) == 2  # G/60;d5: R and Q
+
+
+def dump(url: str) -> list[tuple[object, ...]]:
+    office = Office(url)
+    with office.engine.connect() as c:
+        rows = sorted((r.event_id, r.section, r.member_id, r.system, r.post, r.state_after)
+                      for r in c.execute(select(schema.ratings)))
+    office.engine.dispose()
+    return rows
+
+
+def rate_files(url: str, paths: list[Path], *options: str) -> Any:
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    return CliRunner().invoke(cli, ["db", "--db", url, "rate", *options, *map(str, paths)])
+
+
+@pytest.mark.parametrize("commit_every", ["0", "60", "50000"])
+def test_files_in_date_order_are_rated_while_checked_as_if_checked_first(
+        tmp_path: Path, commit_every: str) -> None:
+    """Files in date order are rated as the first pass checks them; the database is the
+    one --check-first gives, row for row, whatever the commit groups."""
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    together = rate_files(f"sqlite:///{tmp_path / 'a.db'}", paths, "--commit-every",
+                          commit_every)
+    first = rate_files(f"sqlite:///{tmp_path / 'b.db'}", paths, "--check-first")
+    assert together.exit_code == first.exit_code == 0, together.output + first.output
+    lines = [line for line in together.output.splitlines() if line.startswith("rated ")]
+    assert [line.split()[1] for line in lines] == [p.stem for p in paths]
+    assert dump(f"sqlite:///{tmp_path / 'a.db'}") == dump(f"sqlite:///{tmp_path / 'b.db'}")
+
+
+def test_a_bad_file_after_events_were_rated_stores_nothing(tmp_path: Path) -> None:
+    """The last file fails its check after the events before it were rated (in a
+    transaction held open until every file passes): nothing is stored."""
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    doc = json.loads(paths[-1].read_text())
+    doc["sections"][0]["players"][0]["results"][0] = "Q9"
+    paths[-1].write_text(json.dumps(doc))
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    out = rate_files(url, paths, "--commit-every", "0")
+    assert out.exit_code == 1
+    assert str(paths[-1]) in out.output and "'Q9' is not a US Chess code" in out.output
+    assert not any(line.startswith("rated ") for line in out.output.splitlines())
+    assert stored_events(url) == 0
+
+
+def test_files_out_of_date_order_are_rated_in_date_order_all_the_same(tmp_path: Path) -> None:
+    """A file dated before one already rated stops the rating while checking: what it
+    rated is rolled back, and the events are rated in date order once every file is
+    checked, as --check-first does."""
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    shuffled = paths[:20] + paths[25:] + paths[20:25]  # five late files, found late
+    out = rate_files(f"sqlite:///{tmp_path / 'a.db'}", shuffled)
+    first = rate_files(f"sqlite:///{tmp_path / 'b.db'}", paths, "--check-first")
+    assert out.exit_code == 0, out.output
+    rated = [line.split()[1] for line in out.output.splitlines() if line.startswith("rated ")]
+    assert rated == [p.stem for p in paths]
+    assert dump(f"sqlite:///{tmp_path / 'a.db'}") == dump(f"sqlite:///{tmp_path / 'b.db'}")
+
+
+def test_an_event_already_rated_stops_the_run_with_whole_events_reported(tmp_path: Path
+                                                                        ) -> None:
+    """An event already rated stops the run. Whether it came while files were still
+    being checked (everything rolled back) or after (the events before it committed),
+    the database holds exactly the events reported, and the one rated before."""
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    assert rate_files(url, paths[30:31]).exit_code == 0
+    out = rate_files(url, paths, "--commit-every", "0")
+    assert out.exit_code == 1 and f"event {paths[30].stem} is already rated" in out.output
+    reported = [line.split()[1] for line in out.output.splitlines() if line.startswith("rated ")]
+    assert reported in ([], [p.stem for p in paths[:30]])
+    assert stored_events(url) == len(reported) + 1
+
+
+def test_an_event_that_fails_while_commits_are_held_rolls_back_the_rest(tmp_path: Path) -> None:
+    """While hold_commits() is true, an event that fails rolls back every event of the
+    run before it: the database is as it was."""
+    from uscf_ratings.formats.event_json import read_event
+    from uscf_ratings.office.office import OfficeError
+
+    paths = year_files(tmp_path, 8)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    office = Office(url)
+    office.init()
+    office.rate(read_event(paths[5]))
+    before = dump(url)
+    with pytest.raises(OfficeError, match=f"event {paths[5].stem} is already rated"):
+        office.rate_many((read_event(p) for p in paths), presorted=True, commit_every=0,
+                         hold_commits=lambda: True)
+    assert dump(url) == before
+
+
+def test_hold_commits_holds_every_commit_until_released(tmp_path: Path) -> None:
+    """Office.rate_many commits nothing while hold_commits() is true, whatever
+    commit_every says; once it is false, groups commit as usual."""
+    from uscf_ratings.formats.event_json import read_event
+
+    paths = year_files(tmp_path, 12)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    office = Office(url)
+    office.init()
+    seen: list[int] = []  # events stored (committed) when each event is reported
+
+    def report(_: Any) -> None:
+        seen.append(stored_events(url))
+
+    released = iter([True] * 6 + [False] * 100)  # asked once after each event
+    office.rate_many((read_event(p) for p in paths), presorted=True, commit_every=0,
+                     on_event=report, hold_commits=lambda: next(released))
+    # the first six events were held in one transaction; then one event to a commit
+    assert seen[:7] == [7] * 7 and seen[7:] == list(range(8, 13))

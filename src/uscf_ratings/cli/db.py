@@ -6,6 +6,7 @@ import json
 import sys
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,10 +16,11 @@ from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.errors import ParseError
 from ..office import queries
+from ..office.collector import fewer_collections
 from ..office.db import DatabaseError
 from ..office.members import read_members
-from ..office.office import PRE_FROM_DATABASE, EventRated, Office, OfficeError
-from .reading import Checked, FileChanged, Reader
+from ..office.office import COMMIT_EVERY, PRE_FROM_DATABASE, EventRated, Office, OfficeError
+from .reading import BadFile, Checked, InOrder, OutOfOrder, Reader
 from .warnings import warn_lacking
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
@@ -71,72 +73,145 @@ def import_members(ctx: click.Context, file: Path) -> None:
 @click.option("--pre-ratings", type=click.Choice(["database", "file"]), default=PRE_FROM_DATABASE,
               show_default=True,
               help="file: take the files' pre-event ratings as given (re-running history).")
+@click.option("--check-first", is_flag=True,
+              help="Check every file before rating any, instead of rating files that come "
+                   "in date order while the rest are checked.")
+@click.option("--commit-every", type=click.IntRange(min=0), default=COMMIT_EVERY,
+              show_default=True, metavar="GAMES",
+              help="Commit whole events in groups of about GAMES games (0: each event "
+                   "alone).")
 @click.pass_context
-def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str) -> None:
+def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str,
+         check_first: bool, commit_every: int) -> None:
     """Store and rate events in order of their sections' dates, whole events to a
     transaction.
 
-    Every file is read and checked first (in parallel), and nothing is stored if one
-    fails. An event dated before events already rated re-rates everything after it.
-    Events are committed in groups of a few thousand games; an event that fails (already
-    rated, without --replace) is not stored, and the events before it are. On a terminal
-    a progress bar shows on stderr; otherwise each event gets a line on stdout once its
-    transaction commits. Ctrl-C stops: the events rated since the last commit are rolled
-    back, and the database holds whole events only.
+    Every file is read and checked (in parallel), and nothing is stored if one fails:
+    the message names the file. Files given in date order are rated while the rest are
+    still being checked, in a transaction that commits only once every file has passed
+    (--check-first checks them all before rating any). An event dated before events
+    already rated re-rates everything after it. Events are committed in groups of about
+    --commit-every games; an event that fails once every file has passed (already
+    rated, without --replace) is not stored, and the events before it are. On a
+    terminal a progress bar shows on stderr; otherwise each event gets a line on stdout
+    once its transaction commits. Ctrl-C stops: the events rated since the last commit
+    are rolled back, and the database holds whole events only.
     """
     office = _office(ctx)
-    terminal = sys.stderr.isatty()
-    checked: list[Checked] = []
-    with Reader(len(files)) as reader:
-        with click.progressbar(length=len(files), label="reading and checking files",
-                               file=sys.stderr, hidden=not terminal or len(files) < 2) as bar:
+    run = _Run(ctx, office, len(files), replace, pre_ratings, commit_every)
+    # the readers are forked inside: they collect less often too
+    with fewer_collections(), Reader(len(files)) as reader:
+        first_pass = None if check_first else reader.first_pass(list(files))
+        if first_pass is not None and run.in_order(InOrder(first_pass, run.checked)):
+            return
+        checked = run.rest(reader, list(files))
+        checked.sort(key=lambda item: item.key)
+        run.in_date_order(reader, checked)
+
+
+class _Run:
+    """How `rate` reports: warnings as files are checked, a line per event committed (or
+    a bar on a terminal), and what Ctrl-C or an error leaves."""
+
+    def __init__(self, ctx: click.Context, office: Office, files: int, replace: bool,
+                 pre_ratings: str, commit_every: int):
+        self.ctx, self.office, self.files = ctx, office, files
+        self.options = {"pre_ratings": pre_ratings, "replace_rated": replace, "checked": True,
+                        "presorted": True, "commit_every": commit_every}
+        self.terminal = sys.stderr.isatty()
+        self.lines = not sys.stdout.isatty() or files < 2  # else a bar and a summary
+        self.done: list[EventRated] = []
+        self.taken: InOrder | None = None  #: what `in_order` checked before it gave up
+        self.bar: Any = None  #: the bar of the files checked, while one shows
+
+    def checked(self, item: Checked) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+        warn_lacking(str(item.path), item.lacking, known=self.office)
+
+    def files_bar(self, label: str) -> Any:
+        return click.progressbar(length=self.files, label=label, file=sys.stderr,
+                                 hidden=not self.terminal or self.files < 2)
+
+    def in_order(self, taken: InOrder) -> bool:
+        """Rate the events while the first pass goes on, as long as they come in date
+        order; False (nothing stored) if one does not."""
+        with self.files_bar("checking and rating files") as self.bar:
             try:
-                for result in reader.check(list(files), on_file=lambda: bar.update(1)):
+                self.office.rate_many(taken.events(), on_event=self.rated,
+                                      hold_commits=lambda: not taken.first_pass.settled(),
+                                      **self.options)
+            except OutOfOrder:
+                self.taken = taken  # rolled back: `rest` goes on with what it checked
+                return False
+            except (BadFile, *FAILURES) as error:
+                raise click.ClickException(str(error)) from None
+            except KeyboardInterrupt:
+                self.stopped()
+        self.bar = None
+        self.summary(sum(item.games for item in taken.checked))
+        return True
+
+    def rest(self, reader: Reader, files: list[Path]) -> list[Checked]:
+        """Every file checked, with those `in_order` took already."""
+        with self.files_bar("reading and checking files") as self.bar:
+            try:
+                if self.taken is not None:
+                    self.bar.update(len(self.taken.checked))
+                    return self.taken.rest()
+                checked = []
+                for result in reader.check(files):
                     if isinstance(result, str):
-                        raise click.ClickException(result)
+                        raise BadFile(result)
+                    self.checked(result)
                     checked.append(result)
+                return checked
+            except BadFile as error:
+                raise click.ClickException(str(error)) from None
             except KeyboardInterrupt:
                 click.echo("stopped while reading the files: nothing was stored", err=True)
-                ctx.exit(130)
-        for item in checked:
-            warn_lacking(str(item.path), item.lacking, known=office)
-        checked.sort(key=lambda item: item.key)
-        _rate_checked(ctx, office, reader, checked, replace, pre_ratings, terminal)
+                self.ctx.exit(130)
+            finally:
+                self.bar = None
+        raise AssertionError("unreachable")
 
+    def in_date_order(self, reader: Reader, checked: list[Checked]) -> None:
+        """The second pass: each file read again just ahead of its turn and rated, each
+        reported once its transaction has committed."""
+        games = sum(item.games for item in checked)
+        with click.progressbar(length=games, label=f"rating {len(checked):,} events",
+                               file=sys.stderr, hidden=not self.terminal or len(checked) < 2
+                               ) as bar:
+            sizes = iter(item.games for item in checked)
+            try:
+                self.office.rate_many(reader.events(checked),
+                                      on_event=lambda r: (self.rated(r), bar.update(next(sizes))),
+                                      **self.options)
+            except FAILURES as error:
+                raise click.ClickException(str(error)) from None
+            except KeyboardInterrupt:
+                self.stopped()
+        self.summary(games)
 
-def _rate_checked(ctx: click.Context, office: Office, reader: Reader, checked: list[Checked],
-                  replace: bool, pre_ratings: str, terminal: bool) -> None:
-    """The second pass: each file read again just ahead of its turn and rated, each
-    reported once its transaction has committed."""
-    lines = not sys.stdout.isatty() or len(checked) < 2  # else the bar and a summary
-    done: list[EventRated] = []
-    games = sum(item.games for item in checked)
-    with click.progressbar(length=games, label=f"rating {len(checked):,} events",
-                           file=sys.stderr, hidden=not terminal or len(checked) < 2) as bar:
+    def rated(self, report: EventRated) -> None:
+        self.done.append(report)
+        if self.lines:
+            also = f", {report.rerated} later section(s) re-rated" if report.rerated else ""
+            click.echo(f"{report.verb} {report.event_id} ({report.name}): "
+                       f"{report.sections} section(s){also}")
 
-        def rated(report: EventRated) -> None:
-            done.append(report)
-            bar.update(checked[len(done) - 1].games)
-            if lines:
-                also = f", {report.rerated} later section(s) re-rated" if report.rerated else ""
-                click.echo(f"{report.verb} {report.event_id} ({report.name}): "
-                           f"{report.sections} section(s){also}")
+    def stopped(self) -> None:
+        # ``done`` holds the events reported, which are the events committed
+        rest = "; the rest were rolled back or not begun" if len(self.done) < self.files \
+            else ""
+        click.echo(f"stopped: {len(self.done)} of {self.files} events rated and committed"
+                   f"{rest}; the database holds whole events only", err=True)
+        self.ctx.exit(130)
 
-        try:
-            office.rate_many(reader.events(checked), pre_ratings, replace_rated=replace,
-                             checked=True, presorted=True, on_event=rated)
-        except (*FAILURES, FileChanged) as error:
-            raise click.ClickException(str(error)) from None
-        except KeyboardInterrupt:
-            # ``done`` holds the events reported, which are the events committed
-            rest = "; the rest were rolled back or not begun" if len(done) < len(checked) \
-                else ""
-            click.echo(f"stopped: {len(done)} of {len(checked)} events rated and committed"
-                       f"{rest}; the database holds whole events only", err=True)
-            ctx.exit(130)
-    if not lines:
-        click.echo(f"rated {len(done):,} events ({games:,} games, "
-                   f"{sum(r.ratings for r in done):,} ratings)")
+    def summary(self, games: int) -> None:
+        if not self.lines:
+            click.echo(f"rated {len(self.done):,} events ({games:,} games, "
+                       f"{sum(r.ratings for r in self.done):,} ratings)")
 
 
 @db.command()

@@ -7,13 +7,19 @@ rating a file and it does not depend on the database, so it runs in a pool of pr
 rates them from those. The processes write each event so laid out to a file of a
 temporary folder, and the first pass keeps only what the rating order and the warnings
 need: a year of laid-out events would take hundreds of megabytes. The second pass takes
-each event from its file just before it is rated, with the text of the event file, for
-the office to store: the text that was checked.
+each event from its file just before it is rated, with the text of the event file that
+was checked, for the office to store.
+
+Files given in rating order (a year's files named by date, say) need not wait for the
+first pass to end: `InOrder` hands their events to the office as they are checked, and
+the office rates them in one transaction that it does not commit until every file has
+passed. A file that fails rolls all of it back, so nothing is stored, as before; a file
+that comes before one already rated rolls it back too, and the command then rates in
+the order the whole first pass gives.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import pickle
@@ -21,7 +27,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.model import Event
@@ -36,6 +42,8 @@ from .warnings import Lacking, lacking_games
 
 #: below this many files the processes cost more to start than they save
 POOL_FROM = 16
+#: files a worker checks as one task
+CHUNK = 8
 
 
 @dataclass(frozen=True)
@@ -46,89 +54,129 @@ class Checked:
     key: SectionKey  #: its first section in rating order
     games: int  #: rated games, for progress
     lacking: Lacking  #: players whose N the file does not give
-    stamp: tuple[int, int]  #: size and modification time, to notice a file changed since
-    #: the pickled event laid out, without its model; with its source unless the file is
-    #: event JSON, whose text the second pass attaches
+    #: the pickled event laid out, without its model, with the event JSON text the
+    #: office stores: the file's own text if it is event JSON, the text that was checked
     kept: Path
-    digest: bytes | None  #: of an event JSON file's bytes, to know them again
 
 
-def _stamp(path: Path) -> tuple[int, int]:
-    info = path.stat()
-    return info.st_size, info.st_mtime_ns
-
-
-def read_checked(path: Path) -> tuple[Event, bytes | None]:
+def read_checked(path: Path) -> tuple[Event, str | None]:
     """One file read and checked as the office will rate it, and for event JSON the
-    digest of the bytes it was read from."""
+    text it was read from."""
     from ..formats.detect import read_any, sniff
     from ..formats.event_json import parse_event, read_event
 
-    digest = None
+    text = None
     if sniff(path).name == "json":
-        data = path.read_bytes()
-        digest = _digest(data)
         try:
-            event = parse_event(data.decode("utf-8"), str(path))
+            text = path.read_bytes().decode("utf-8")
+            event = parse_event(text, str(path))
         except UnicodeDecodeError:
-            event = read_event(path)  # which says where the text is not UTF-8
+            text, event = None, read_event(path)  # which says where it is not UTF-8
     else:
         event = read_any(path)
     for section in event.sections:
         section_systems(section, rules_for(section.start_date))
         check_section(section)
-    return event, digest
+    return event, text
 
 
 def check_file(path: Path, kept: Path) -> Checked | str:
     """The first pass over one file: what it holds, its event laid out and written to
-    ``kept``, or the error naming the file (a message: exceptions with their own
-    constructors do not always cross processes)."""
+    ``kept`` with its text, or the error naming the file (a message: exceptions with
+    their own constructors do not always cross processes)."""
     from ..formats.event_json import event_to_json
 
     try:
-        stamp = _stamp(path)
-        event, digest = read_checked(path)
+        event, text = read_checked(path)
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
         return str(error)
-    taken = submission(event, None if digest else json.dumps(event_to_json(event)))
+    taken = submission(event, text if text is not None else json.dumps(event_to_json(event)))
     kept.write_bytes(pickle.dumps(taken.without_model(), pickle.HIGHEST_PROTOCOL))
-    return Checked(path, taken.first_key, taken.rated_games, lacking_games(event), stamp,
-                   kept, digest)
+    return Checked(path, taken.first_key, taken.rated_games, lacking_games(event), kept)
 
 
-def _check_file(job: tuple[Path, Path]) -> Checked | str:
-    return check_file(*job)
+def _check_files(jobs: Sequence[tuple[Path, Path]]) -> list[Checked | str]:
+    return [check_file(*job) for job in jobs]
 
 
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def read_again(checked: Checked) -> Submission:
-    """The second pass: the event with the text of its file, refused if the file changed
-    since the first (the office stores the text it rates)."""
-    try:
-        if _stamp(checked.path) != checked.stamp:
-            raise FileChanged(checked.path)
-        event: Submission = pickle.loads(checked.kept.read_bytes())
+def read_again(checked: Checked, keep: bool = False) -> Submission:
+    """The second pass: the event as the first pass left it, with the text that was
+    checked (a file changed since does not change what is stored). The laid-out event's
+    file is removed unless ``keep`` (`InOrder` may have to read it again)."""
+    event: Submission = pickle.loads(checked.kept.read_bytes())
+    if not keep:
         checked.kept.unlink()
-        if checked.digest is None:  # not event JSON: its source came with it
-            return event
-        data = checked.path.read_bytes()
-    except OSError as error:
-        raise FileChanged(checked.path) from error
-    if _digest(data) != checked.digest:
-        raise FileChanged(checked.path)
-    return replace(event, source=data.decode("utf-8"))
+    return event
 
 
-class FileChanged(Exception):
-    """A file checked in the first pass was changed or removed before the second."""
+class BadFile(Exception):
+    """A file that failed the first pass; the message names it and says why."""
 
-    def __init__(self, path: Path):
-        super().__init__(f"{path}: the file changed after it was checked; run the command "
-                         "again")
+
+class OutOfOrder(Exception):
+    """A file's event comes before one `InOrder` handed out already."""
+
+
+class FirstPass:
+    """The first pass over ``paths`` in the pool, in chunks of `CHUNK` files, its results
+    taken in the order of the paths. `settled` says, without taking any result, whether
+    every file has been checked and passed, in rating order."""
+
+    def __init__(self, pool: ProcessPoolExecutor, jobs: Sequence[tuple[Path, Path]]):
+        self._chunks = [pool.submit(_check_files, jobs[at:at + CHUNK])
+                        for at in range(0, len(jobs), CHUNK)]
+        self._seen = 0  #: chunks `settled` has looked at
+        self._last: SectionKey | None = None  #: the last key `settled` saw
+        self._sound = True  #: every file `settled` saw passed, in rating order
+
+    def results(self) -> Iterator[Checked | str]:
+        for chunk in self._chunks:
+            yield from chunk.result()
+
+    def settled(self) -> bool:
+        chunks = self._chunks
+        while self._sound and self._seen < len(chunks) and chunks[self._seen].done():
+            for item in chunks[self._seen].result():
+                if isinstance(item, str) or (self._last is not None and item.key < self._last):
+                    self._sound = False
+                    break
+                self._last = item.key
+            self._seen += 1
+        return self._sound and self._seen == len(chunks)
+
+
+class InOrder:
+    """The first pass, its events handed out to rate as long as they come in rating
+    order (see the module's docstring). ``checked`` gathers every file that passed, and
+    ``on_checked`` is called for each."""
+
+    def __init__(self, first_pass: FirstPass, on_checked: Callable[[Checked], None]):
+        self.first_pass = first_pass
+        self._results = first_pass.results()
+        self._on_checked = on_checked
+        self.checked: list[Checked] = []
+
+    def events(self) -> Iterator[Submission]:
+        """Each file's event as soon as it is checked. Raises `BadFile` for a file that
+        failed and `OutOfOrder` for an event earlier than one handed out before it."""
+        for result in self._results:
+            item = self._take(result)
+            if len(self.checked) > 1 and item.key < self.checked[-2].key:
+                raise OutOfOrder(item.path)
+            yield read_again(item, keep=True)
+
+    def rest(self) -> list[Checked]:
+        """Every file, once the first pass has checked the ones not yet taken."""
+        for result in self._results:
+            self._take(result)
+        return self.checked
+
+    def _take(self, item: Checked | str) -> Checked:
+        if isinstance(item, str):
+            raise BadFile(item)
+        self.checked.append(item)
+        self._on_checked(item)
+        return item
 
 
 class Reader:
@@ -152,13 +200,22 @@ class Reader:
     def check(self, paths: Sequence[Path], on_file: Callable[[], None] | None = None
               ) -> Iterator[Checked | str]:
         """The first pass, in the order of ``paths``."""
-        jobs = [(path, self.folder / f"{i}.pickle") for i, path in enumerate(paths)]
-        results = map(_check_file, jobs) if self.pool is None else \
-            self.pool.map(_check_file, jobs, chunksize=8)
+        jobs = self._jobs(paths)
+        results = (check_file(*job) for job in jobs) if self.pool is None else \
+            FirstPass(self.pool, jobs).results()
         for result in results:
             yield result
             if on_file:
                 on_file()
+
+    def first_pass(self, paths: Sequence[Path]) -> FirstPass | None:
+        """The first pass started in the pool, to take its results as they come; None
+        without a pool (a few files, or one core), where nothing would run beside the
+        rating."""
+        return None if self.pool is None else FirstPass(self.pool, self._jobs(paths))
+
+    def _jobs(self, paths: Sequence[Path]) -> list[tuple[Path, Path]]:
+        return [(path, self.folder / f"{i}.pickle") for i, path in enumerate(paths)]
 
     def events(self, checked: Sequence[Checked]) -> Iterator[Submission]:
         """The second pass: each file's event, in the order given, with its text (the

@@ -20,6 +20,7 @@ from ..core.model import Event, Section, System
 from ..core.results import SectionResult
 from ..core.validate import check_section
 from . import schema as t
+from .collector import fewer_collections
 from .db import Driver, check_schema, make_engine, upgrade, writing
 from .explain import explain_event
 from .members import MemberRecord
@@ -49,10 +50,12 @@ __all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_
            "OfficeError", "count_rows", "fill_from_database", "section_key"]
 
 #: `Office.rate_many` commits once the events since its last commit hold this many
-#: games. A commit waits for the disk (SQLite syncs the WAL): one per event cost a tenth
-#: of the run. Groups this size make it negligible, and an interruption loses well under
-#: a second of rating (some 10,000 games a second are rated).
-COMMIT_EVERY = 5_000
+#: games. A commit waits for the disk (SQLite syncs the WAL) and writes every page the
+#: group changed: the index of results by member takes its inserts at random places, so
+#: a group of 5,000 games rewrote most of its pages, and the year's inserts took twice
+#: as long as in groups of 50,000 (docs/performance.md). An interruption loses the open
+#: group, a second or two of rating.
+COMMIT_EVERY = 50_000
 
 
 class OfficeError(ValueError):
@@ -120,7 +123,8 @@ class Office:
                   pre_ratings: str = PRE_FROM_DATABASE,
                   replace_rated: bool = False, checked: bool = False, presorted: bool = False,
                   on_event: Callable[[EventRated], None] | None = None,
-                  commit_every: int = COMMIT_EVERY) -> list[EventRated]:
+                  commit_every: int = COMMIT_EVERY,
+                  hold_commits: Callable[[], bool] | None = None) -> list[EventRated]:
         """Store and rate many events in the order of their sections, whole events to a
         transaction: a transaction commits once the games of its events reach
         ``commit_every`` (0: each event in its own transaction), and at the end. Each
@@ -140,18 +144,24 @@ class Office:
         rate`` checks them in parallel). ``presorted=True`` says ``events`` come in rating
         order already: they are then taken one at a time, as the iterable yields them, and
         never held together. ``on_event`` is called for each event, in order, once the
-        transaction holding it has committed."""
+        transaction holding it has committed.
+
+        While ``hold_commits()`` is true nothing commits: the events rated go on in one
+        transaction, and an error (rating an event, or raised by ``events``) rolls all
+        of it back before it is raised. ``uscf db rate`` holds its commits while files
+        are still being checked, so that a file that fails its check stores nothing."""
         ordered = events if presorted else sorted(events, key=_first_key)
         queue = _EventQueue(ordered)
-        batch = _Batch(pre_ratings, replace_rated, checked)
+        batch = _Batch(pre_ratings, replace_rated, checked, hold_commits or _never)
         done: list[EventRated] = []
-        while (event := queue.next()) is not None:
-            with writing(self.engine) as c:
-                group = _rate_group(c, event, queue, batch, commit_every)
-            for report in group:  # reported only now that their transaction has committed
-                done.append(report)
-                if on_event is not None:
-                    on_event(report)
+        with fewer_collections():
+            while (event := queue.next()) is not None:
+                with writing(self.engine) as c:
+                    group = _rate_group(c, event, queue, batch, commit_every)
+                for report in group:  # reported only once their transaction has committed
+                    done.append(report)
+                    if on_event is not None:
+                        on_event(report)
         queue.raise_error()
         return done
 
@@ -256,14 +266,18 @@ class _EventQueue:
         self._events = iter(events)
         self._error: Exception | None = None
 
-    def next(self) -> Event | Submission | None:
-        """The next event; None at the end or after an error."""
+    def next(self, held: bool = False) -> Event | Submission | None:
+        """The next event; None at the end or after an error. While commits are
+        ``held`` an error from the iterable is raised at once, to roll back the open
+        transaction."""
         if self._error is not None:
             return None
         try:
             return next(self._events, None)
         # whatever it is (a file that changed, ...), the events before it stay rated
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
+            if held:
+                raise
             self._error = error
             return None
 
@@ -282,13 +296,19 @@ class _Batch:
     pre_ratings: str
     replace_rated: bool
     checked: bool
+    hold_commits: Callable[[], bool]  #: true while nothing may commit
     run: RatingRun | None = None
+
+
+def _never() -> bool:
+    return False
 
 
 def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, batch: _Batch,
                 commit_every: int) -> list[EventRated]:
     """Rate ``first`` and the events after it in the transaction ``c`` until their games
-    reach ``commit_every`` or the queue stops; their reports, in order."""
+    reach ``commit_every`` (and commits are not held) or the queue stops; their
+    reports, in order."""
     reports: list[EventRated] = []
     games = 0
     event: Event | Submission | None = first
@@ -297,11 +317,14 @@ def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, ba
         try:
             with driver.savepoint("rate_event"):  # an event that fails is undone alone
                 reports.append(_rate_event(c, event, batch))
-        except Exception as error:  # noqa: BLE001 (raised once the events before it commit)
-            queue.stop(error)
+        except Exception as error:
+            if batch.hold_commits():
+                raise  # rolls back the whole transaction: nothing may be stored yet
+            queue.stop(error)  # raised once the events before it commit
             break
         games += event.rated_games
-        event = queue.next() if games < commit_every else None
+        held = batch.hold_commits()
+        event = queue.next(held) if games < commit_every or held else None
     return reports
 
 

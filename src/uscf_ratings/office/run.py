@@ -34,6 +34,7 @@ from ..core.results import Outcome, outcomes_of
 from ..core.steps import peak_before
 from ..formats.event_json import event_from_dict
 from . import schema as t
+from .collector import fewer_collections
 from .db import Driver
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
@@ -157,6 +158,10 @@ class RatingRun:
 
     def rate_from(self, key: SectionKey) -> list[Rated]:
         """Delete every result from ``key`` on and rate those sections again, in order."""
+        with fewer_collections():
+            return self._rate_from(key)
+
+    def _rate_from(self, key: SectionKey) -> list[Rated]:
         c = self.c
         if self.appending:  # nothing rated from ``key`` on: just the sections added
             keys = sorted(k for k in self.added if k >= key)
