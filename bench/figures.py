@@ -637,16 +637,18 @@ class DbRun:
     finished: list[float]  #: seconds from the start at which each event's line was printed
 
 
-def _db_rate(ctx: Context, url: str, year: Year, label: str) -> DbRun:
-    """``uscf db --db URL rate FILES...`` in a child process, timed from start to exit.
+def _db_rate(ctx: Context, url: str, year: Year, label: str, options: Sequence[str] = ()
+             ) -> DbRun:
+    """``uscf db --db URL rate OPTIONS FILES...`` in a child process, timed from start to
+    exit.
 
     Progress comes from the command's own lines ("rated S000012 ..."), one per event as its
     transaction commits. On Ctrl-C the child (which gets the signal too, or is sent it) rolls
-    back the event it was rating, and :class:`Stopped` says how far it got."""
-    command = [*uscf_command(), "db", "--db", url, "rate", *map(str, year.files)]
+    back the events it had not committed, and `Stopped` says how far it got."""
+    command = [*uscf_command(), "db", "--db", url, "rate", *options, *map(str, year.files)]
     env = os.environ | {"PYTHONUNBUFFERED": "1"}
-    ctx.say(f"{label}: the command reads and checks all {len(year.files):,} files first; "
-            "progress starts with the first event rated")
+    ctx.say(f"{label}: events are reported as they commit, and nothing commits before "
+            f"all {len(year.files):,} files are checked")
     bar = ctx.progress(label, year.total_games, "games")
     finished: list[float] = []
     with tempfile.TemporaryFile("w+") as errors:
@@ -668,9 +670,9 @@ def _db_rate(ctx: Context, url: str, year: Year, label: str) -> DbRun:
             done = len(finished) + sum(1 for line in child.stdout if line.startswith("rated "))
             raise Stopped(
                 f"`uscf db rate` stopped after {done} of {len(year.events)} events "
-                f"({sum(year.games[:done]):,} games); the event it was rating was "
-                "rolled back (each event is one transaction), so the database holds whole "
-                "events only") from None
+                f"({sum(year.games[:done]):,} games) were committed; the events it had not "
+                "committed were rolled back, so the database holds whole events only"
+            ) from None
         child.returncode = os.waitstatus_to_exitcode(status)
         child.stdout.close()
         if child.returncode != 0:
@@ -723,9 +725,10 @@ COMMIT_GAP_S = 0.05
 
 def _segments(year: Year, run: DbRun, parts: int) -> dict[str, float]:
     """Games per second in up to ``parts`` consecutive parts of the year, keyed by the
-    games already in the database when the part began. Events are reported when their
-    group commits, so parts begin and end at commits; the first group is left out: its
-    time includes the process's start and the reading of every file."""
+    games already in the database when the part began, from a run with --check-first.
+    Events are reported when their group commits, so parts begin and end at commits; the
+    first group is left out: its time includes the process's start and the reading of
+    every file."""
     done = run.finished
     commits = [i for i in range(len(done))
                if i + 1 == len(done) or done[i + 1] - done[i] > COMMIT_GAP_S]
@@ -755,7 +758,19 @@ def db_figures(ctx: Context) -> list[Figure]:
         ctx.last_db = url
     games = year.total_games
     what = year.describe(sizes.db_members) + " (event JSON files), into a fresh SQLite database"
-    parts = [_segments(year, r, sizes.db_segments) for r in runs]
+    # The default run rates while it checks, and commits nothing until every file has
+    # passed: its commits cannot show the rate by database size. A run that checks first,
+    # in about 4 groups a part, can.
+    group = max(1, games // (4 * sizes.db_segments))
+    scaling_runs = []
+    for run in range(sizes.db_runs):
+        url = f"sqlite:///{ctx.workdir / f'office-scaling-{run}.db'}"
+        Office(url).init()
+        scaling_runs.append(_db_rate(ctx, url, year, f"uscf db rate --check-first, run "
+                                     f"{run + 1}/{sizes.db_runs}",
+                                     ("--check-first", "--commit-every", str(group))))
+        _remove_sqlite(url)
+    parts = [_segments(year, r, sizes.db_segments) for r in scaling_runs]
     scaling = {k: _median([p[k] for p in parts]) for k in parts[0]
                if all(k in p for p in parts)}  # parts begin at commits, the same each run
     size_note = "" if is_full_year(games) else (
@@ -767,14 +782,15 @@ def db_figures(ctx: Context) -> list[Figure]:
                (">=", 50_000.0), samples=[games / r.seconds for r in runs], note=size_note),
         Figure("db_peak_mb", _median([r.peak_mb for r in runs]), "MB", sizes.db_runs,
                "peak resident memory (VmHWM) of the `uscf db rate` process",
-               note="the first pass keeps each file's sections laid out as columns, "
-                    "its sort key and warnings; the second takes each file's text again "
-                    "just before rating it",
+               note="the first pass keeps each file's sort key and warnings, and writes "
+                    "its event laid out, with its text, to a temporary file that the "
+                    "rating loop reads just before rating it",
                samples=[r.peak_mb for r in runs]),
         Figure("scaling_db_games_per_s", scaling, "games/s", sizes.db_runs,
-               f"the same runs in up to {sizes.db_segments} parts between commits, keyed by "
-               "the games already in the database when the part began (the first group of "
-               "events left out)",
+               f"`uscf db rate --check-first --commit-every {group}` of the same year, in "
+               f"up to {sizes.db_segments} parts between commits, keyed by the games "
+               "already in the database when the part began (the first group of events "
+               "left out)",
                note="" if len(scaling) == sizes.db_segments else
                f"{len(scaling)} part(s): the year was committed in too few groups for "
                f"{sizes.db_segments}"),

@@ -36,6 +36,7 @@ from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
 from ..formats.errors import ParseError
+from ..office.prefetch import below_the_loop
 from ..office.store import SectionKey
 from ..office.submission import Submission, submission
 from .warnings import Lacking, lacking_games
@@ -185,8 +186,8 @@ class Reader:
 
     def __init__(self, files: int, workers: int | None = None):
         workers = workers or os.cpu_count() or 1
-        self.pool = ProcessPoolExecutor(workers) if files >= POOL_FROM and workers > 1 \
-            else None
+        self.pool = ProcessPoolExecutor(workers, initializer=below_the_loop) \
+            if files >= POOL_FROM and workers > 1 else None
         self.folder = Path(tempfile.mkdtemp(prefix="uscf-rate-"))
 
     def __enter__(self) -> Reader:

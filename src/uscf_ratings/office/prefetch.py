@@ -26,6 +26,18 @@ PREFETCH_FROM = 400
 CHUNK = 32
 #: tasks handed to the pool and not yet taken back (a bound on the memory they hold)
 AHEAD = 8
+#: how much less CPU priority the readers take than the rating loop (``nice``)
+READERS_NICENESS = 10
+
+
+def below_the_loop() -> None:
+    """Run a reader process at a lower priority than the rating loop it reads for. The
+    loop is the run's critical path and the readers are ahead of it: on two cores, two
+    readers and the loop took turns on them, and the loop finished later (about a tenth
+    of ``uscf db rate`` of a year, docs/performance.md). Where ``nice`` is missing, it
+    does nothing."""
+    if hasattr(os, "nice"):
+        os.nice(READERS_NICENESS)
 
 
 def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
@@ -49,7 +61,7 @@ def prefetched(driver: Driver, event_ids: Sequence[str]
     # (cli/reading.py): on Linux a fork, which does not run the caller's main module
     # again. The workers only parse and lay out (Python and NumPy): they never start
     # Numba's threads, nor touch the database connection the fork copies.
-    with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+    with ProcessPoolExecutor(os.cpu_count() or 1, initializer=below_the_loop) as pool:
         waiting: deque[Future[list[tuple[Submission, str]]]] = deque()
         for chunk in _texts(driver, event_ids):
             waiting.append(pool.submit(read_stored, chunk))
