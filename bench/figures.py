@@ -718,9 +718,9 @@ def _stop(child: subprocess.Popen[str]) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-#: `uscf db rate` reports a group of events when it commits: their lines come together,
-#: and a gap longer than this between two lines ends a group
-COMMIT_GAP_S = 0.05
+#: `uscf db rate` reports a group of events when it commits: their lines come together
+#: (microseconds apart), and a gap longer than this between two lines ends a group
+COMMIT_GAP_S = 0.01
 
 
 def _segments(year: Year, run: DbRun, parts: int) -> dict[str, float]:
@@ -760,8 +760,8 @@ def db_figures(ctx: Context) -> list[Figure]:
     what = year.describe(sizes.db_members) + " (event JSON files), into a fresh SQLite database"
     # The default run rates while it checks, and commits nothing until every file has
     # passed: its commits cannot show the rate by database size. A run that checks first,
-    # in about 4 groups a part, can.
-    group = max(1, games // (4 * sizes.db_segments))
+    # in a few more groups than parts, can.
+    group = max(1, games // (sizes.db_segments + 2))
     scaling_runs = []
     for run in range(sizes.db_runs):
         url = f"sqlite:///{ctx.workdir / f'office-scaling-{run}.db'}"
