@@ -190,7 +190,7 @@ def test_files_out_of_date_order_are_rated_in_date_order_all_the_same(tmp_path: 
     shuffled = paths[:20] + paths[25:] + paths[20:25]  # five late files, found late
     out = rate_files(f"sqlite:///{tmp_path / 'a.db'}", shuffled)
     first = rate_files(f"sqlite:///{tmp_path / 'b.db'}", paths, "--check-first")
-    assert out.exit_code == 0, out.output
+    assert out.exit_code == first.exit_code == 0, out.output + first.output
     rated = [line.split()[1] for line in out.output.splitlines() if line.startswith("rated ")]
     assert rated == [p.stem for p in paths]
     assert dump(f"sqlite:///{tmp_path / 'a.db'}") == dump(f"sqlite:///{tmp_path / 'b.db'}")

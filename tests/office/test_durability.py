@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select, text
+from tests.conftest import REPO
 
 from uscf_ratings.formats.event_json import write
 from uscf_ratings.office import schema
 from uscf_ratings.office.members import MemberRecord
 from uscf_ratings.office.office import Office
 from uscf_ratings.synthetic import events, federation
-from tests.conftest import REPO
 
 CHILD = Path(__file__).with_name("rate_child.py")
 
@@ -96,7 +96,7 @@ def test_two_writers_at_once_equal_one_after_the_other(office_url: str, tmp_path
     office.import_members([MemberRecord("x", "unused", ratings={})])
     first, second = run_child(office_url, files[1::2]), run_child(office_url, files[0::2])
     for child in (first, second):
-        out, err = child.communicate(timeout=300)
+        _, err = child.communicate(timeout=300)
         assert child.returncode == 0, err
     sequential = Office(f"sqlite:///{tmp_path / 'sequential.db'}")
     sequential.init()

@@ -274,7 +274,7 @@ class _EventQueue:
             return None
         try:
             return next(self._events, None)
-        # whatever it is (a file that changed, ...), the events before it stay rated
+        # whatever it is (a file that failed, ...), the events before it stay rated
         except Exception as error:
             if held:
                 raise
@@ -317,7 +317,7 @@ def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, ba
         try:
             with driver.savepoint("rate_event"):  # an event that fails is undone alone
                 reports.append(_rate_event(c, event, batch))
-        except Exception as error:
+        except Exception as error:  # raised below, or once the events before it commit
             if batch.hold_commits():
                 raise  # rolls back the whole transaction: nothing may be stored yet
             queue.stop(error)  # raised once the events before it commit
