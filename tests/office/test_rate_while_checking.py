@@ -1,0 +1,62 @@
+"""`uscf db rate` rates files in date order while the rest are checked, in a transaction
+held open until every file has passed: on SQLite and on PostgreSQL it stores what
+`--check-first` stores, and a bad file stores nothing (cli/reading.py, `InOrder`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from uscf_ratings.cli.main import cli
+from uscf_ratings.cli.reading import POOL_FROM
+from uscf_ratings.formats.event_json import write
+from uscf_ratings.office import schema
+from uscf_ratings.office.office import Office
+from uscf_ratings.synthetic import events, federation
+
+
+def year_files(folder: Path, count: int) -> list[Path]:
+    paths = []
+    for event in events(federation(150, 4), count, 4, sizes=(4, 20)):
+        path = folder / f"{event.id}.json"
+        write(event, path)
+        paths.append(path)
+    return paths
+
+
+def results(url: str) -> list[tuple[object, ...]]:
+    office = Office(url)
+    with office.engine.connect() as c:
+        rows = sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
+                       r.state_after) for r in c.execute(select(schema.ratings)))
+    office.engine.dispose()
+    return rows
+
+
+def test_rated_while_checked_as_if_checked_first(office_url: str, tmp_path: Path) -> None:
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    first = f"sqlite:///{tmp_path / 'first.db'}"
+    for url, options in ((office_url, ["--commit-every", "100"]), (first, ["--check-first"])):
+        assert CliRunner().invoke(cli, ["db", "--db", url, "init"]).exit_code == 0
+        out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *options, *map(str, paths)])
+        assert out.exit_code == 0, out.output
+    assert results(office_url) == results(first)
+
+
+def test_a_bad_last_file_stores_nothing(office_url: str, tmp_path: Path) -> None:
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    doc = json.loads(paths[-1].read_text())
+    doc["sections"][0]["players"][0]["results"][0] = "Q9"
+    paths[-1].write_text(json.dumps(doc))
+    assert CliRunner().invoke(cli, ["db", "--db", office_url, "init"]).exit_code == 0
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate", "--commit-every", "0",
+                                   *map(str, paths)])
+    assert out.exit_code == 1 and str(paths[-1]) in out.output
+    office = Office(office_url)
+    with office.engine.connect() as c:
+        assert c.execute(select(func.count()).select_from(schema.events)).scalar_one() == 0
+        assert c.execute(select(func.count()).select_from(schema.ratings)).scalar_one() == 0
+    office.engine.dispose()
