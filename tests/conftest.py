@@ -22,6 +22,21 @@ def skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
+def write_events(folder: Path, count: int, seed: int, members: int = 150,
+                 sizes: tuple[int, int] = (4, 20)) -> list[Path]:
+    """``count`` synthetic events among ``members`` members, from ``seed``, written to
+    ``folder`` as event JSON files named by event id (in date order)."""
+    from uscf_ratings.formats.event_json import write
+    from uscf_ratings.synthetic import events, federation
+
+    paths = []
+    for event in events(federation(members, seed), count, seed, sizes=sizes):
+        path = folder / f"{event.id}.json"
+        write(event, path)
+        paths.append(path)
+    return paths
+
+
 @pytest.fixture(scope="session")
 def shared() -> Path:
     if not (SHARED / "uscf_real" / "msa_sections").is_dir():

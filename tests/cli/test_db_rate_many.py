@@ -9,22 +9,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
+from tests.conftest import write_events
 
 from uscf_ratings.cli.main import cli
 from uscf_ratings.cli.reading import POOL_FROM
-from uscf_ratings.formats.event_json import write
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
-from uscf_ratings.synthetic import events, federation
 
 
 def year_files(folder: Path, count: int) -> list[Path]:
-    paths = []
-    for event in events(federation(150, 3), count, 3, sizes=(4, 20)):
-        path = folder / f"{event.id}.json"
-        write(event, path)
-        paths.append(path)
-    return paths
+    return write_events(folder, count, seed=3)
 
 
 def stored_events(url: str) -> int:

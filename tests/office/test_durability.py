@@ -11,25 +11,17 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select, text
-from tests.conftest import REPO
+from tests.conftest import REPO, write_events
 
-from uscf_ratings.formats.event_json import write
 from uscf_ratings.office import schema
 from uscf_ratings.office.members import MemberRecord
 from uscf_ratings.office.office import Office
-from uscf_ratings.synthetic import events, federation
 
 CHILD = Path(__file__).with_name("rate_child.py")
 
 
 def event_files(tmp_path: Path, count: int, seed: int) -> list[Path]:
-    members = federation(300, seed)
-    paths = []
-    for event in events(members, count, seed, sizes=(20, 60)):
-        path = tmp_path / f"{event.id}.json"
-        write(event, path)
-        paths.append(path)
-    return paths
+    return write_events(tmp_path, count, seed, members=300, sizes=(20, 60))
 
 
 def run_child(url: str, files: list[Path], options: tuple[str, ...] = ()

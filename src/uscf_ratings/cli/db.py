@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -102,9 +103,11 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     # the readers are forked inside: they collect less often too
     with fewer_collections(), Reader(len(files)) as reader:
         first_pass = None if check_first else reader.first_pass(list(files))
-        if first_pass is not None and run.in_order(InOrder(first_pass, run.checked)):
+        taken = InOrder(reader.check(list(files)) if first_pass is None else
+                        first_pass.results(), run.checked)
+        if first_pass is not None and run.in_order(taken, first_pass.settled):
             return
-        checked = run.rest(reader, list(files))
+        checked = run.rest(taken)
         checked.sort(key=lambda item: item.key)
         run.in_date_order(reader, checked)
 
@@ -121,7 +124,6 @@ class _Run:
         self.terminal = sys.stderr.isatty()
         self.lines = not sys.stdout.isatty() or files < 2  # else a bar and a summary
         self.done: list[EventRated] = []
-        self.taken: InOrder | None = None  #: what `in_order` checked before it gave up
         self.bar: Any = None  #: the bar of the files checked, while one shows
 
     def checked(self, item: Checked) -> None:
@@ -133,16 +135,15 @@ class _Run:
         return click.progressbar(length=self.files, label=label, file=sys.stderr,
                                  hidden=not self.terminal or self.files < 2)
 
-    def in_order(self, taken: InOrder) -> bool:
+    def in_order(self, taken: InOrder, settled: Callable[[], bool]) -> bool:
         """Rate the events while the first pass goes on, as long as they come in date
-        order; False (nothing stored) if one does not."""
+        order, committing nothing before the first pass has ``settled``; False (nothing
+        stored) if one does not come in order."""
         with self.files_bar("checking and rating files") as self.bar:
             try:
                 self.office.rate_many(taken.events(), on_event=self.rated,
-                                      hold_commits=lambda: not taken.first_pass.settled(),
-                                      **self.options)
-            except OutOfOrder:
-                self.taken = taken  # rolled back: `rest` goes on with what it checked
+                                      hold_commits=lambda: not settled(), **self.options)
+            except OutOfOrder:  # rolled back: `rest` goes on with what ``taken`` checked
                 return False
             except (BadFile, *FAILURES) as error:
                 raise click.ClickException(str(error)) from None
@@ -152,20 +153,12 @@ class _Run:
         self.summary(sum(item.games for item in taken.checked))
         return True
 
-    def rest(self, reader: Reader, files: list[Path]) -> list[Checked]:
+    def rest(self, taken: InOrder) -> list[Checked]:
         """Every file checked, with those `in_order` took already."""
         with self.files_bar("reading and checking files") as self.bar:
             try:
-                if self.taken is not None:
-                    self.bar.update(len(self.taken.checked))
-                    return self.taken.rest()
-                checked = []
-                for result in reader.check(files):
-                    if isinstance(result, str):
-                        raise BadFile(result)
-                    self.checked(result)
-                    checked.append(result)
-                return checked
+                self.bar.update(len(taken.checked))
+                return taken.rest()
             except BadFile as error:
                 raise click.ClickException(str(error)) from None
             except KeyboardInterrupt:

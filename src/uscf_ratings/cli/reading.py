@@ -147,13 +147,14 @@ class FirstPass:
 
 
 class InOrder:
-    """The first pass, its events handed out to rate as long as they come in rating
-    order (see the module's docstring). ``checked`` gathers every file that passed, and
+    """The first pass's results, taken in the order of the files: their events handed out
+    to rate as long as they come in rating order (see the module's docstring), or all of
+    them checked (`rest`). ``checked`` gathers every file that passed, and
     ``on_checked`` is called for each."""
 
-    def __init__(self, first_pass: FirstPass, on_checked: Callable[[Checked], None]):
-        self.first_pass = first_pass
-        self._results = first_pass.results()
+    def __init__(self, results: Iterator[Checked | str],
+                 on_checked: Callable[[Checked], None]):
+        self._results = results
         self._on_checked = on_checked
         self.checked: list[Checked] = []
 
@@ -167,7 +168,8 @@ class InOrder:
             yield read_again(item, keep=True)
 
     def rest(self) -> list[Checked]:
-        """Every file, once the first pass has checked the ones not yet taken."""
+        """Every file, once the first pass has checked the ones not yet taken. Raises
+        `BadFile` for a file that failed."""
         for result in self._results:
             self._take(result)
         return self.checked
@@ -198,16 +200,12 @@ class Reader:
             self.pool.shutdown(cancel_futures=True)
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def check(self, paths: Sequence[Path], on_file: Callable[[], None] | None = None
-              ) -> Iterator[Checked | str]:
+    def check(self, paths: Sequence[Path]) -> Iterator[Checked | str]:
         """The first pass, in the order of ``paths``."""
         jobs = self._jobs(paths)
-        results = (check_file(*job) for job in jobs) if self.pool is None else \
-            FirstPass(self.pool, jobs).results()
-        for result in results:
-            yield result
-            if on_file:
-                on_file()
+        if self.pool is None:
+            return (check_file(*job) for job in jobs)
+        return FirstPass(self.pool, jobs).results()
 
     def first_pass(self, paths: Sequence[Path]) -> FirstPass | None:
         """The first pass started in the pool, to take its results as they come; None
