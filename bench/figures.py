@@ -321,6 +321,9 @@ class Context:
             games.append(rated_games(event.sections))
             bar.advance()
         bar.close()
+        # On disk before any run starts: else the kernel writes the files out while the
+        # first run reads them, and that run pays for the writing
+        os.sync()
         return Year(events, files, games)
 
 
@@ -650,19 +653,25 @@ def _db_rate(ctx: Context, url: str, year: Year, label: str, options: Sequence[s
     ctx.say(f"{label}: events are reported as they commit, and nothing commits before "
             f"all {len(year.files):,} files are checked")
     bar = ctx.progress(label, year.total_games, "games")
+    games_by = list(itertools.accumulate(year.games))  #: games in the first i + 1 events
     finished: list[float] = []
-    with tempfile.TemporaryFile("w+") as errors:
+    # The collector off while the child runs: this process holds the year's events, and
+    # a collection over them would take a core from the child it measures
+    with tempfile.TemporaryFile("w+") as errors, collector_off():
         start = time.perf_counter()
         child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
                                  env=env, cwd=ctx.workdir)
         assert child.stdout is not None
-        peak_kib = 0
+        peak_kib, peak_read = 0, -1.0
         try:
             for line in child.stdout:
                 if line.startswith(("rated ", "corrected ")):
-                    finished.append(time.perf_counter() - start)
-                    peak_kib = max(peak_kib, _peak_kib(child.pid))
-                    bar.update(sum(year.games[:len(finished)]))
+                    now = time.perf_counter() - start
+                    finished.append(now)
+                    if now - peak_read >= PEAK_EVERY_S:  # a high-water mark: it only grows
+                        peak_kib, peak_read = max(peak_kib, _peak_kib(child.pid)), now
+                    bar.update(games_by[len(finished) - 1])
+            peak_kib = max(peak_kib, _peak_kib(child.pid))  # gone if the child has exited
             _, status, usage = os.wait4(child.pid, 0)
             seconds = time.perf_counter() - start
         except KeyboardInterrupt:
@@ -680,6 +689,10 @@ def _db_rate(ctx: Context, url: str, year: Year, label: str, options: Sequence[s
             raise RuntimeError(f"uscf db rate exited {child.returncode}:\n{errors.read()[-3000:]}")
     bar.close(f"{year.total_games / seconds:,.0f} games/s")
     return DbRun(seconds, (peak_kib or usage.ru_maxrss) / 1024, finished)
+
+
+#: how often `_db_rate` reads the child's peak memory as its lines come in
+PEAK_EVERY_S = 0.05
 
 
 def _peak_kib(pid: int) -> int:
