@@ -71,6 +71,10 @@ def _sqlite_setup(engine: Engine) -> None:
         # outgrows 2 MB, and each insert then reads its pages back; about a tenth of a
         # year's re-rate (docs/performance.md)
         cursor.execute("PRAGMA cache_size=-65536")
+        # The statement journal of a savepoint (one per event in `Office.rate_many`) in
+        # memory: it holds the pages an event changes, a few MB, and as a temporary file
+        # it cost a fifth of the rating loop's time (docs/performance.md)
+        cursor.execute("PRAGMA temp_store=MEMORY")
         cursor.close()
 
     @event.listens_for(engine, "begin")
