@@ -242,3 +242,30 @@ def test_hold_commits_holds_every_commit_until_released(tmp_path: Path) -> None:
                      on_event=report, hold_commits=lambda: next(released))
     # the first six events were held in one transaction; then one event to a commit
     assert seen[:7] == [7] * 7 and seen[7:] == list(range(8, 13))
+
+
+@pytest.mark.parametrize("held_before_it", [True, False])
+def test_an_event_begun_while_commits_are_held_is_undone_with_the_rest(
+        tmp_path: Path, held_before_it: bool) -> None:
+    """An event that begins while commits are held has no savepoint of its own: if it
+    fails, the whole transaction rolls back, though the hold ends while it is rated. An
+    event that begins after the hold has ended is undone alone, and the events before it
+    commit."""
+    from uscf_ratings.formats.event_json import read_event
+    from uscf_ratings.office.office import OfficeError
+
+    paths = year_files(tmp_path, 8)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    office = Office(url)
+    office.init()
+    office.rate(read_event(paths[5]))  # the sixth event fails: it is already rated
+    before = dump(url)
+    # asked once after each of the five events before it, then once more as it fails
+    answers = iter([True] * (5 if held_before_it else 4) + [False] * 100)
+    with pytest.raises(OfficeError, match=f"event {paths[5].stem} is already rated"):
+        office.rate_many((read_event(p) for p in paths), presorted=True, commit_every=0,
+                         hold_commits=lambda: next(answers))
+    if held_before_it:
+        assert dump(url) == before
+    else:
+        assert stored_events(url) == 1 + 5  # the one rated before, and the five before it
