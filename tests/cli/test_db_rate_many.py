@@ -58,11 +58,11 @@ def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_p
                                                                          ) -> None:
     """The first pass keeps the text it checked with the laid-out event: a file changed
     between the passes changes nothing that is rated or stored."""
-    from uscf_ratings.cli.reading import Reader, check_file
+    from uscf_ratings.cli.reading import Reader, check_files
 
     [path] = year_files(tmp_path, 1)
     text = path.read_text()
-    checked = check_file(path, tmp_path / "kept.pickle")
+    [checked] = check_files([path], tmp_path / "kept.pickle")
     assert not isinstance(checked, str)
     path.write_text(text.replace('"results"', '"results" ', 1))
     with Reader(1) as reader:
@@ -269,3 +269,22 @@ def test_an_event_begun_while_commits_are_held_is_undone_with_the_rest(
         assert dump(url) == before
     else:
         assert stored_events(url) == 1 + 5  # the one rated before, and the five before it
+
+
+def test_laid_out_events_wait_a_file_to_a_task_and_each_file_goes_once_read(
+        tmp_path: Path) -> None:
+    """The first pass writes the events of each task of CHUNK files to one file; the
+    second pass removes a file once it has read every event in it."""
+    from uscf_ratings.cli.reading import CHUNK, Reader
+
+    paths = year_files(tmp_path, CHUNK + 2)
+    with Reader(len(paths), workers=1) as reader:  # one worker: no pool, the same files
+        checked = list(reader.check(paths))
+        first, second = sorted({item.kept.path for item in checked}, key=lambda p: int(p.stem))
+        assert [item.kept.path for item in checked] == [first] * CHUNK + [second] * 2
+        events = reader.events(checked)
+        taken = [next(events).id for _ in range(CHUNK + 1)]
+        assert not first.exists() and second.exists()
+        taken += [event.id for event in events]
+        assert not second.exists()
+    assert taken == [p.stem for p in paths]  # files named by event id, in date order

@@ -4,11 +4,12 @@ The command checks every file before it stores anything: its format, the schema,
 systems it is rated in and the consistency of its sections. That is much of the work of
 rating a file and it does not depend on the database, so it runs in a pool of processes
 (one per core), which also lay the sections out as columns (batch/laid.py): the office
-rates them from those. The processes write each event so laid out to a file of a
-temporary folder, and the first pass keeps only what the rating order and the warnings
-need: a year of laid-out events would take hundreds of megabytes. The second pass takes
-each event from its file just before it is rated, with the text of the event file that
-was checked, for the office to store.
+rates them from those. The processes write each event so laid out to a temporary
+folder, one file for each task of `CHUNK` files (creating a file costs more than writing
+one, and much more while the office writes its database), and the first pass keeps only
+what the rating order and the warnings need: a year of laid-out events would take
+hundreds of megabytes. The second pass takes each event from its file just before it is
+rated, with the text of the event file that was checked, for the office to store.
 
 Files given in rating order (a year's files named by date, say) need not wait for the
 first pass to end: `InOrder` hands their events to the office as they are checked, and
@@ -25,10 +26,12 @@ import os
 import pickle
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Self
 
 from ..core.model import Event
 from ..core.pipeline import section_systems
@@ -48,6 +51,15 @@ CHUNK = 8
 
 
 @dataclass(frozen=True)
+class Kept:
+    """Where a laid-out event waits: ``size`` bytes from ``start`` in the file ``path``."""
+
+    path: Path
+    start: int
+    size: int
+
+
+@dataclass(frozen=True)
 class Checked:
     """A file that passed every check; its event, laid out, waits in ``kept``."""
 
@@ -57,7 +69,7 @@ class Checked:
     lacking: Lacking  #: players whose N the file does not give
     #: the pickled event laid out, without its model, with the event JSON text the
     #: office stores: the file's own text if it is event JSON, the text that was checked
-    kept: Path
+    kept: Kept
 
 
 def read_checked(path: Path) -> tuple[Event, str | None]:
@@ -81,10 +93,10 @@ def read_checked(path: Path) -> tuple[Event, str | None]:
     return event, text
 
 
-def check_file(path: Path, kept: Path) -> Checked | str:
-    """The first pass over one file: what it holds, its event laid out and written to
-    ``kept`` with its text, or the error naming the file (a message: exceptions with
-    their own constructors do not always cross processes)."""
+def check_file(path: Path, out: BinaryIO, out_path: Path) -> Checked | str:
+    """The first pass over one file: what it holds, its event laid out and written with
+    its text to ``out`` (the file ``out_path``, open), or the error naming the file (a
+    message: exceptions with their own constructors do not always cross processes)."""
     from ..formats.event_json import event_to_json
 
     try:
@@ -92,21 +104,26 @@ def check_file(path: Path, kept: Path) -> Checked | str:
     except (ParseError, SectionError, NoRuleSet, TimeControlError) as error:
         return str(error)
     taken = submission(event, text if text is not None else json.dumps(event_to_json(event)))
-    kept.write_bytes(pickle.dumps(taken.without_model(), pickle.HIGHEST_PROTOCOL))
+    laid = pickle.dumps(taken.without_model(), pickle.HIGHEST_PROTOCOL)
+    kept = Kept(out_path, out.tell(), len(laid))
+    out.write(laid)
     return Checked(path, taken.first_key, taken.rated_games, lacking_games(event), kept)
 
 
-def _check_files(jobs: Sequence[tuple[Path, Path]]) -> list[Checked | str]:
-    return [check_file(*job) for job in jobs]
+def check_files(paths: Sequence[Path], out_path: Path) -> list[Checked | str]:
+    """`check_file` of each of ``paths``, their events written to the one file
+    ``out_path``."""
+    with out_path.open("wb") as out:
+        return [check_file(path, out, out_path) for path in paths]
 
 
-def read_again(checked: Checked, keep: bool = False) -> Submission:
+def read_again(checked: Checked) -> Submission:
     """The second pass: the event as the first pass left it, with the text that was
-    checked (a file changed since does not change what is stored). The laid-out event's
-    file is removed unless ``keep`` (`InOrder` may have to read it again)."""
-    event: Submission = pickle.loads(checked.kept.read_bytes())
-    if not keep:
-        checked.kept.unlink()
+    checked (a file changed since does not change what is stored)."""
+    kept = checked.kept
+    with kept.path.open("rb") as file:
+        file.seek(kept.start)
+        event: Submission = pickle.loads(file.read(kept.size))
     return event
 
 
@@ -123,9 +140,8 @@ class FirstPass:
     taken in the order of the paths. `settled` says, without taking any result, whether
     every file has been checked and passed, in rating order."""
 
-    def __init__(self, pool: ProcessPoolExecutor, jobs: Sequence[tuple[Path, Path]]):
-        self._chunks = [pool.submit(_check_files, jobs[at:at + CHUNK])
-                        for at in range(0, len(jobs), CHUNK)]
+    def __init__(self, pool: ProcessPoolExecutor, jobs: Sequence[tuple[list[Path], Path]]):
+        self._chunks = [pool.submit(check_files, *job) for job in jobs]
         self._seen = 0  #: chunks `settled` has looked at
         self._last: SectionKey | None = None  #: the last key `settled` saw
         self._sound = True  #: every file `settled` saw passed, in rating order
@@ -165,7 +181,7 @@ class InOrder:
             item = self._take(result)
             if len(self.checked) > 1 and item.key < self.checked[-2].key:
                 raise OutOfOrder(item.path)
-            yield read_again(item, keep=True)
+            yield read_again(item)
 
     def rest(self) -> list[Checked]:
         """Every file, once the first pass has checked the ones not yet taken. Raises
@@ -192,7 +208,7 @@ class Reader:
             if files >= POOL_FROM and workers > 1 else None
         self.folder = Path(tempfile.mkdtemp(prefix="uscf-rate-"))
 
-    def __enter__(self) -> Reader:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -204,7 +220,7 @@ class Reader:
         """The first pass, in the order of ``paths``."""
         jobs = self._jobs(paths)
         if self.pool is None:
-            return (check_file(*job) for job in jobs)
+            return (item for job in jobs for item in check_files(*job))
         return FirstPass(self.pool, jobs).results()
 
     def first_pass(self, paths: Sequence[Path]) -> FirstPass | None:
@@ -213,8 +229,10 @@ class Reader:
         rating."""
         return None if self.pool is None else FirstPass(self.pool, self._jobs(paths))
 
-    def _jobs(self, paths: Sequence[Path]) -> list[tuple[Path, Path]]:
-        return [(path, self.folder / f"{i}.pickle") for i, path in enumerate(paths)]
+    def _jobs(self, paths: Sequence[Path]) -> list[tuple[list[Path], Path]]:
+        """The tasks of the first pass: `CHUNK` files, and the file for their events."""
+        return [(list(paths[at:at + CHUNK]), self.folder / f"{at // CHUNK}.pickle")
+                for at in range(0, len(paths), CHUNK)]
 
     def events(self, checked: Sequence[Checked]) -> Iterator[Submission]:
         """The second pass: each file's event, in the order given, with its text (the
@@ -222,5 +240,9 @@ class Reader:
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None
+        unread = Counter(item.kept.path for item in checked)
         for item in checked:
             yield read_again(item)
+            unread[item.kept.path] -= 1
+            if not unread[item.kept.path]:  # the disk it takes is freed as the run goes
+                item.kept.path.unlink()
