@@ -79,9 +79,11 @@ def read_checked(path: Path) -> tuple[Event, str | None]:
     from ..formats.event_json import parse_event, read_event
 
     text = None
-    if sniff(path).name == "json":
+    data = None if path.is_dir() else path.read_bytes()  # read once: sniffed and parsed
+    if sniff(path, data).name == "json":
+        assert data is not None
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = data.decode("utf-8")
             event = parse_event(text, str(path))
         except UnicodeDecodeError:
             text, event = None, read_event(path)  # which says where it is not UTF-8

@@ -41,9 +41,10 @@ FORMATS: tuple[Format, ...] = (
 BY_NAME = {f.name: f for f in FORMATS}
 
 
-def sniff(path: Path) -> Format:
+def sniff(path: Path, data: bytes | None = None) -> Format:
     """The format of ``path``: a folder or zip of DBF files is a rating report; otherwise
-    the first bytes decide between formats that share an extension."""
+    the first bytes decide between formats that share an extension. ``data`` is the
+    file's content, where the caller has read it already."""
     if path.is_dir():
         return BY_NAME["dbf"]
     suffix = path.suffix.lower()
@@ -51,7 +52,9 @@ def sniff(path: Path) -> Format:
         return BY_NAME["wintd"]
     if suffix == ".zip" and zipfile.is_zipfile(path):
         return BY_NAME["dbf"]
-    head = path.read_bytes()[:4096]
+    if data is None:
+        data = path.read_bytes()
+    head = data[:4096]
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if suffix in (".trf", ".trfx"):
         return BY_NAME["trf"]
@@ -59,12 +62,12 @@ def sniff(path: Path) -> Format:
     # (Visual FoxPro) is left out: it is the "0" that starts every TRF line.
     if suffix == ".dbf" or head[:1] in (b"\x03", b"\x83", b"\x8b", b"\xf5"):
         return BY_NAME["dbf"]
-    if text.startswith("{") or text.startswith("["):
+    if text.startswith(("{", "[")):
         if '"Overview"' in text or suffix in (".sjson", ".bk"):
             return BY_NAME["sjson"]
         # the CSV crosstable's JSON shares event JSON's top level: let the formats that
         # can tell their own files apart speak first
-        whole = path.read_text(encoding="utf-8", errors="replace")
+        whole = data.decode("utf-8", errors="replace")
         for candidate in ("wintd", "csvjson"):
             module = _maybe(BY_NAME[candidate])
             if module is not None and getattr(module, "claims", lambda _t: False)(whole):
