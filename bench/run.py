@@ -62,8 +62,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     size.add_argument("--smoke", action="store_true",
                       help="tiny sizes, one run each: checks that everything works")
     size.add_argument("--full", action="store_true",
-                      help="the office figures on a year of 1,000,000 games (30 minutes or "
-                           "more with the current office)")
+                      help="the office figures on a year of 1,000,000 games, the median of "
+                           "3 runs each (about 6 minutes on 2 cores)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object on stdout (the table goes to stderr)")
     parser.add_argument("--save", type=Path, metavar="FILE", help="also write the JSON to FILE")
