@@ -278,7 +278,7 @@ def test_laid_out_events_wait_a_file_to_a_task_and_each_file_goes_once_read(
     from uscf_ratings.cli.reading import CHUNK, Reader
 
     paths = year_files(tmp_path, CHUNK + 2)
-    with Reader(len(paths), workers=1) as reader:  # one worker: no pool, the same files
+    with Reader(len(paths)) as reader:  # fewer files than POOL_FROM: no pool, the same files
         checked = list(reader.check(paths))
         first, second = sorted({item.kept.path for item in checked}, key=lambda p: int(p.stem))
         assert [item.kept.path for item in checked] == [first] * CHUNK + [second] * 2

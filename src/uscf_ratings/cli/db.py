@@ -101,7 +101,7 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     office = _office(ctx)
     run = _Run(ctx, office, len(files), replace, pre_ratings, commit_every)
     # the readers are forked inside: they collect less often too
-    with fewer_collections(), Reader(len(files)) as reader:
+    with fewer_collections(), Reader(len(files), beside_the_loop=not check_first) as reader:
         first_pass = None if check_first else reader.first_pass(list(files))
         taken = InOrder(reader.check(list(files)) if first_pass is None else
                         first_pass.results(), run.checked)

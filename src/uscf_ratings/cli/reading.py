@@ -39,7 +39,7 @@ from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
 from ..formats.errors import ParseError
-from ..office.prefetch import below_the_loop
+from ..office.prefetch import below_the_loop, readers_beside_the_loop
 from ..office.store import SectionKey
 from ..office.submission import Submission, submission
 from .warnings import Lacking, lacking_games
@@ -204,10 +204,14 @@ class Reader:
     """The pool the first pass runs in (none for a few files), the folder the laid-out
     events wait in (removed at the end), and the second pass."""
 
-    def __init__(self, files: int, workers: int | None = None):
-        workers = workers or os.cpu_count() or 1
-        self.pool = ProcessPoolExecutor(workers, initializer=below_the_loop) \
-            if files >= POOL_FROM and workers > 1 else None
+    def __init__(self, files: int, workers: int | None = None,
+                 beside_the_loop: bool = False):
+        """``workers``: the pool's processes; by default one a core, or, ``beside_the_loop``
+        (the events are rated while they are checked), one a core but the loop's."""
+        cores = os.cpu_count() or 1
+        self.workers = workers or (readers_beside_the_loop() if beside_the_loop else cores)
+        self.pool = ProcessPoolExecutor(self.workers, initializer=below_the_loop) \
+            if files >= POOL_FROM and cores > 1 else None
         self.folder = Path(tempfile.mkdtemp(prefix="uscf-rate-"))
 
     def __enter__(self) -> Self:

@@ -9,7 +9,6 @@ from ..core.model import Event
 from ..office import schema
 from ..office.office import Office
 
-
 #: per section: its number and the (pair, member id) of players whose N is not given
 Lacking = tuple[tuple[int, tuple[tuple[int, str], ...]], ...]
 

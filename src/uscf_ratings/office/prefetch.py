@@ -30,6 +30,14 @@ AHEAD = 8
 READERS_NICENESS = 10
 
 
+def readers_beside_the_loop() -> int:
+    """How many reader processes to run while the rating loop runs: a core each, but the
+    loop's own. On two cores, two readers beside the loop made ``uscf db rate`` of a year
+    take about a tenth longer than one did, and used more CPU time for the same reading
+    (docs/performance.md)."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
 def below_the_loop() -> None:
     """Run a reader process at a lower priority than the rating loop it reads for. The
     loop is the run's critical path and the readers are ahead of it: on two cores, two
