@@ -653,12 +653,12 @@ def _db_rate(ctx: Context, url: str, year: Year, label: str, options: Sequence[s
     env = os.environ | {"PYTHONUNBUFFERED": "1"}
     ctx.say(f"{label}: events are reported as they commit, and nothing commits before "
             f"all {len(year.files):,} files are checked")
-    bar = ctx.progress(label, year.total_games, "games")
     games_by = list(itertools.accumulate(year.games))  #: games in the first i + 1 events
     finished: list[float] = []
     # The collector off while the child runs: this process holds the year's events, and
     # a collection over them would take a core from the child it measures
     with tempfile.TemporaryFile("w+") as errors, collector_off():
+        bar = ctx.progress(label, year.total_games, "games")  # after collector_off's collection
         start = time.perf_counter()
         child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
                                  env=env, cwd=ctx.workdir)
@@ -797,8 +797,9 @@ def db_figures(ctx: Context) -> list[Figure]:
         Figure("db_peak_mb", _median([r.peak_mb for r in runs]), "MB", sizes.db_runs,
                "peak resident memory (VmHWM) of the `uscf db rate` process",
                note="the first pass keeps each file's sort key and warnings, and writes "
-                    "its event laid out, with its text, to a temporary file that the "
-                    "rating loop reads just before rating it",
+                    "its event laid out, with its text, to a temporary file (one for "
+                    "each task of 8 files) that the rating loop reads it from just before "
+                    "rating it",
                samples=[r.peak_mb for r in runs]),
         Figure("scaling_db_games_per_s", scaling, "games/s", sizes.db_runs,
                f"`uscf db rate --check-first --commit-every {group}` of the same year, in "
