@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from ..office.collector import fewer_collections
 from ..office.db import DatabaseError
 from ..office.members import read_members
 from ..office.office import COMMIT_EVERY, PRE_FROM_DATABASE, EventRated, Office, OfficeError
+from ..office.submission import Submission
 from .reading import BadFile, Checked, InOrder, OutOfOrder, Reader
 from .warnings import warn_lacking
 
@@ -119,8 +120,7 @@ class _Run:
     def __init__(self, ctx: click.Context, office: Office, files: int, replace: bool,
                  pre_ratings: str, commit_every: int):
         self.ctx, self.office, self.files = ctx, office, files
-        self.options = {"pre_ratings": pre_ratings, "replace_rated": replace, "checked": True,
-                        "presorted": True, "commit_every": commit_every}
+        self.replace, self.pre_ratings, self.commit_every = replace, pre_ratings, commit_every
         self.terminal = sys.stderr.isatty()
         self.lines = not sys.stdout.isatty() or files < 2  # else a bar and a summary
         self.done: list[EventRated] = []
@@ -141,8 +141,7 @@ class _Run:
         stored) if one does not come in order."""
         with self.files_bar("checking and rating files") as self.bar:
             try:
-                self.office.rate_many(taken.events(), on_event=self.rated,
-                                      hold_commits=lambda: not settled(), **self.options)
+                self.rate_many(taken.events(), self.rated, hold_commits=lambda: not settled())
             except OutOfOrder:  # rolled back: `rest` goes on with what ``taken`` checked
                 return False
             except (BadFile, *FAILURES) as error:
@@ -176,15 +175,26 @@ class _Run:
                                file=sys.stderr, hidden=not self.terminal or len(checked) < 2
                                ) as bar:
             sizes = iter(item.games for item in checked)
+
+            def rated(report: EventRated) -> None:
+                self.rated(report)
+                bar.update(next(sizes))
+
             try:
-                self.office.rate_many(reader.events(checked),
-                                      on_event=lambda r: (self.rated(r), bar.update(next(sizes))),
-                                      **self.options)
+                self.rate_many(reader.events(checked), rated)
             except FAILURES as error:
                 raise click.ClickException(str(error)) from None
             except KeyboardInterrupt:
                 self.stopped()
         self.summary(games)
+
+    def rate_many(self, events: Iterator[Submission], on_event: Callable[[EventRated], None],
+                  hold_commits: Callable[[], bool] | None = None) -> None:
+        """`Office.rate_many` of checked events in rating order, with the command's
+        options."""
+        self.office.rate_many(events, self.pre_ratings, replace_rated=self.replace,
+                              checked=True, presorted=True, on_event=on_event,
+                              commit_every=self.commit_every, hold_commits=hold_commits)
 
     def rated(self, report: EventRated) -> None:
         self.done.append(report)

@@ -149,8 +149,9 @@ class Office:
 
         While ``hold_commits()`` is true nothing commits: the events rated go on in one
         transaction, and an error (rating an event begun while they were held, or raised
-        by ``events``) rolls all of it back before it is raised. ``uscf db rate`` holds its commits while files
-        are still being checked, so that a file that fails its check stores nothing."""
+        by ``events``) rolls all of it back before it is raised. ``uscf db rate`` holds
+        its commits while files are still being checked, so that a file that fails its
+        check stores nothing."""
         ordered = events if presorted else sorted(events, key=_first_key)
         queue = _EventQueue(ordered)
         batch = _Batch(pre_ratings, replace_rated, checked, hold_commits or _never)
