@@ -75,23 +75,36 @@ def test_the_database_does_hold_the_birth_dates(office_url: str) -> None:
     assert EXACT_AGE.search(explanations)  # the office explains with the exact age
 
 
-def test_age_based_ratings_are_shown_to_whole_points(client: Any) -> None:
+def test_age_based_ratings_are_withheld(client: Any) -> None:
+    """R0 = 50 x age is withheld, with the reason, in every system (docs/web.md)."""
     event = client.get("/api/events/202609010001").json()
     secret = next(p for p in event["sections"][0]["players"] if p["id"] == SECRET_MEMBER.id)
+    assert secret["ratings"]
     for rating in secret["ratings"].values():
         assert rating["initial"]["method"] == "age"
-        assert rating["R0"] == round(rating["R0"]) == rating["initial"]["rating"]
-        assert "age 11: 50 x age" in rating["initial"]["detail"]
-        assert "keeps the age private" in rating["initial"]["detail"]
+        assert rating["R0"] is None and rating["initial"]["rating"] is None
+        assert "from the member's age, which is private" in rating["initial"]["detail"]
+        assert isinstance(rating["post"], int)
 
 
-def test_ratings_that_say_nothing_of_an_age_stay_exact(client: Any) -> None:
-    """Fatima Noor (adult, FIDE rating): her initial rating is not redacted."""
+def test_the_event_page_says_why_r0_is_missing(client: Any) -> None:
+    page = client.get("/events/202609010001").text
+    assert "<dt>R0</dt><dd>withheld: from the member's age, which is private</dd>" in page
+
+
+def test_ratings_that_say_nothing_of_an_age_are_shown_to_whole_points(client: Any) -> None:
+    """Fatima Noor (adult, FIDE rating): her R0 comes from her FIDE rating alone (a
+    blended start, 2025 text, section 2), shown to whole points like every public rating,
+    and not withheld; the weights of a blended start never are shown."""
     event = client.get(f"/api/events/{SAMPLE_ID}").json()
     fatima = next(p for p in event["sections"][0]["players"] if p["id"] == "30000006")
     rating = fatima["ratings"]["R"]
-    assert rating["R0"] != round(rating["R0"])
-    assert "private" not in rating["initial"]["detail"]
+    assert isinstance(rating["R0"], int) and isinstance(rating["post"], int)
+    assert rating["initial"]["method"] in ("blended", "priority")
+    assert rating["initial"]["detail"].startswith("weighted average of FIDE ")
+    assert "weights are not shown" in rating["initial"]["detail"]
+    assert rating["R0"] == rating["initial"]["rating"] == rating["initial"]["sources"][0]["rating"]
+    assert "weight" not in rating["initial"]["sources"][0]
 
 
 def test_a_write_answer_keeps_ages_private_too(client: Any, token: str) -> None:

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from ..core.formulas import round_half_up, rounded_rating
 from ..core.model import SCORE, Event, Player, Result, Section
 from ..core.results import PlayerResult, RatingResult, SectionResult
+from .csv_safety import safe_row
 from .result_json import event_to_dict
 
 #: points of a report code: rated games as scored, X and B a point, H half, F and U none
@@ -151,7 +152,8 @@ def _text_section(section: Section, result: SectionResult) -> list[str]:
 
 
 def render_csv(event: Event, results: Sequence[SectionResult]) -> str:
-    """One row per player and system, with the round cells."""
+    """One row per player and system, with the round cells; a cell a spreadsheet would
+    run as a formula (a name such as ``=HYPERLINK(...)``) is made inert (`csv_safety`)."""
     pairs = _pairs(event, results)
     rounds = max((_rounds(s) for s, _ in pairs), default=0)
     buffer = io.StringIO()
@@ -165,9 +167,9 @@ def render_csv(event: Event, results: Sequence[SectionResult]) -> str:
             entrant = _entrant(result, player.pair)
             ratings = list(entrant.ratings.values()) if entrant else []
             for r in ratings:
-                out.writerow(head + _csv_rating(r) + cells)
+                out.writerow(safe_row(head + _csv_rating(r) + cells))
             if not ratings:
-                out.writerow(head + [""] * 6 + cells)
+                out.writerow(safe_row(head + [""] * 6 + cells))
     return buffer.getvalue()
 
 

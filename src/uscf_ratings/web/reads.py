@@ -2,8 +2,8 @@
 
 The office's own queries (`uscf_ratings.office.queries`) do the work; this module
 adds what only the web app needs (searching members, listing events) and passes every
-rating explanation through `privacy.public_rating`. Nothing here selects the
-birth date column.
+rating through `privacy` (ratings to whole points, what follows from an age withheld).
+Nothing here selects the birth date column.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..core.model import System
 from ..office import queries
 from ..office import schema as t
 from ..office.store import latest_states
-from .privacy import public_ratings
+from .privacy import public_player, public_section
 
 
 def player(c: Connection, member_id: str) -> dict[str, Any] | None:
@@ -27,6 +27,7 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
     if found is not None:
         ratings = found["ratings"]
         found["ratings"] = {s.value: ratings[s.value] for s in System if s.value in ratings}
+        found = public_player(found)
     return found
 
 
@@ -34,9 +35,7 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     found = queries.event(c, event_id)
     if found is None:
         return None
-    for section in found["sections"]:
-        for p in section["players"]:
-            p["ratings"] = public_ratings(p["ratings"])
+    found["sections"] = [public_section(s) for s in found["sections"]]
     return found
 
 

@@ -13,8 +13,11 @@ from .settings import Settings
 
 
 def two_places(value: object) -> str:
-    """A number with two decimals (ratings are kept unrounded); "-" for none."""
-    return f"{value:.2f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else "-"
+    """A rating with two decimals (ratings are kept unrounded); a whole number (the
+    office's public view, see `privacy`) as it is; "-" for none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "-"
+    return str(value) if isinstance(value, int) else f"{value:.2f}"
 
 
 def plain(value: object) -> str:

@@ -24,7 +24,7 @@ from .. import reads
 from ..auth import Writer
 from ..deps import Reading, office
 from ..openapi import EVENT_BODY
-from ..privacy import public_rating
+from ..privacy import public_section, whole
 from ..problems import RATING_FAILURES, Problem, from_office_error, from_rating_error
 from ..rating import rate_document
 from ..uploads import event_from_json_text
@@ -84,8 +84,8 @@ def members(c: Reading, q: str = "", limit: int = Query(50, ge=1, le=500),
 @router.get("/list", summary="The rating list as of a date")
 def rating_list(c: Reading, as_of: date, system: System = System.R) -> list[dict[str, Any]]:
     """Each member's rating after the last event ending on or before `as_of`, highest
-    first: the entries of `uscf db list --format json`."""
-    return [{"id": e.id, "name": e.name, "rating": e.rating, "display": e.display,
+    first: the entries of `uscf db list --format json`, the rating to whole points."""
+    return [{"id": e.id, "name": e.name, "rating": whole(e.rating), "display": e.display,
              "games": e.games, "as_of": e.as_of.isoformat() if e.as_of else None}
             for e in queries.rating_list(c, as_of, system)]
 
@@ -97,11 +97,11 @@ def _exists(the_office: Office, event_id: str) -> bool:
 
 def _stored(event: Event, results: list[SectionResult]) -> dict[str, Any]:
     """What a write answers: the ratings as rated in the office (pre-event ratings from
-    the database), with ages kept private like everything read from the office."""
+    the database), in the public view of everything read from the office: a token lets
+    its holder write, not read what the office keeps private (`uscf db event` on the
+    office's machine shows every decimal)."""
     document = event_to_dict(event, results)
-    for section in document["sections"]:
-        for p in section["players"]:
-            p["ratings"] = {s: public_rating(r) for s, r in p["ratings"].items()}
+    document["sections"] = [public_section(s) for s in document["sections"]]
     return {"events": [document]}
 
 
@@ -127,20 +127,22 @@ async def submit(request: Request, token: Writer) -> JSONResponse:
             responses={200: RATED, 401: {"description": "No valid token."},
                        404: {"description": "No such event."}, **REFUSALS},
             openapi_extra=EVENT_BODY)
-async def correct(event_id: str, request: Request,
-                  token: Writer) -> dict[str, Any]:
+async def correct(event_id: str, request: Request, token: Writer,
+                  force_id: bool = False) -> dict[str, Any]:
     """Replace the event by the corrected one in the body and re-rate what follows
-    (`uscf db correct EVENT_ID FILE`). The id in the path wins over the body's."""
+    (`uscf db correct EVENT_ID FILE`). A body whose event id differs from the path's is
+    refused (422) unless ``force_id=true`` says to store it under the path's id."""
     event = await _event(request)
     the_office = office(request)
     if not await run_in_threadpool(_exists, the_office, event_id):
         raise Problem(404, f"event {event_id} is not in the database; submit it with POST /api/events")
     try:
-        results = await run_in_threadpool(the_office.correct, event_id, event)
+        corrected = await run_in_threadpool(the_office.correct, event_id, event, force_id)
     except (OfficeError, DatabaseError) as error:
         raise from_office_error(error) from None
     except RATING_FAILURES as error:
         raise from_rating_error(error, event_id) from None
-    stored = _stored(event, results)
+    stored = _stored(event, corrected.results)
     stored["events"][0]["id"] = event_id
+    stored["rerated"] = corrected.rerated
     return stored

@@ -5,6 +5,7 @@ Each needs a database (``uscf serve --db URL``); without one they answer 503 say
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -17,6 +18,7 @@ from ...office import queries
 from .. import crosstable, reads
 from ..chart import history_svg, points_from_history
 from ..deps import Reading, app_state
+from ..privacy import whole
 from ..problems import Problem
 
 router = APIRouter(include_in_schema=False)
@@ -64,8 +66,9 @@ def event(request: Request, event_id: str, c: Reading) -> Response:
 
 
 def _list(c: Connection, as_of: date | None, system: System) -> tuple[date, list[queries.ListEntry]]:
+    """The list, each rating to whole points: the public view (see `privacy`)."""
     day = as_of or date.today()
-    return day, queries.rating_list(c, day, system)
+    return day, [replace(e, rating=whole(e.rating)) for e in queries.rating_list(c, day, system)]
 
 
 @router.get("/list", response_class=HTMLResponse, name="rating_list")
@@ -81,7 +84,7 @@ def rating_list_csv(c: Reading, as_of: date | None = None,
     """The same columns as ``uscf db list --format csv``."""
     day, entries = _list(c, as_of, system)
     name = f"rating-list-{system.value}-{day.isoformat()}.csv"
-    return Response(queries.rating_list_csv(entries), media_type="text/csv; charset=utf-8",
+    return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
