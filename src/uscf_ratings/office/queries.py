@@ -13,6 +13,7 @@ from sqlalchemy import Connection, select
 
 from ..core.formulas import published_form, round_half_up, rounded_rating
 from ..core.model import System
+from ..formats.csv_safety import safe_row
 from ..formats.result_json import rating_to_dict
 from . import schema as t
 from .explain import explain_event
@@ -134,12 +135,15 @@ def rating_list(c: Connection, as_of: date, system: System) -> list[ListEntry]:
     return sorted(entries, key=lambda e: (-e.rating, e.id))
 
 
-def rating_list_csv(entries: list[ListEntry]) -> str:
-    """A rating list as CSV (``uscf db list --format csv`` and the web page's download)."""
+def rating_list_csv(entries: list[ListEntry], decimals: int = 2) -> str:
+    """A rating list as CSV (``uscf db list --format csv`` and the web page's download,
+    which shows whole points: ``decimals=0``). A cell a spreadsheet would run as a
+    formula (a name such as ``=HYPERLINK(...)``) is made inert (`csv_safety`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["id", "name", "rating", "display", "games", "as_of"])
     for e in entries:
-        writer.writerow([e.id, e.name, f"{e.rating:.2f}", e.display, e.games,
-                         e.as_of.isoformat() if e.as_of else ""])
+        rating = f"{round_half_up(e.rating, decimals):.{decimals}f}"
+        writer.writerow(safe_row([e.id, e.name, rating, e.display, e.games,
+                                  e.as_of.isoformat() if e.as_of else ""]))
     return out.getvalue()
