@@ -199,7 +199,8 @@ def test_every_problem_of_a_malformed_csv_names_line_and_column() -> None:
         "section_end_date, time_control, systems, type, k, section_online",
         "line 5, column 8: unknown column 'colour': expected pair, id, name, rating, games, "
         "rating_R (...), fide, birth_date or round1, round2, ...",
-        "start_date: missing: the event's start date (YYYY-MM-DD) is needed",
+        "start_date: missing: the file gives no date for the event (expected # "
+        "start_date: YYYY-MM-DD); give the date with --date YYYY-MM-DD",
         "line 3: 'one': expected a whole number >= 1",
         "line 6, column 7 (round2): 'Q7' is not a result: expected a US Chess code: W, L or D "
         "with the opponent's pair number (W12), X or F with an optional pair number, H, B or U",

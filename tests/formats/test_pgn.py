@@ -16,6 +16,9 @@ from uscf_ratings.formats import pgn
 from uscf_ratings.formats.detect import read_any, sniff
 from uscf_ratings.formats.errors import ParseError
 
+#: The date given (as --date) to test texts that state none.
+DAY = date(2026, 1, 2)
+
 DATA = Path(__file__).parent / "data" / "pgn"
 
 
@@ -93,7 +96,7 @@ def test_a_player_paired_twice_in_a_round() -> None:
 def test_a_player_known_by_id_in_one_game_and_by_name_in_another() -> None:
     text = (game("1", "Ann", "Bob", "1-0", WhiteUSCFId="11111111")
             + game("2", "Bob", "Ann", "0-1"))
-    event, _ = pgn.parse(text)
+    event, _ = pgn.parse(text, event_date=DAY)
     assert [(p.name, p.id) for p in event.sections[0].players] == [("Ann", "11111111"),
                                                                    ("Bob", "")]
     assert rows(event) == {1: ["1W2", "2W2"], 2: ["1L1", "2L1"]}
@@ -102,7 +105,7 @@ def test_a_player_known_by_id_in_one_game_and_by_name_in_another() -> None:
 def test_differing_ratings_are_noted_and_the_first_kept() -> None:
     text = (game("1", "Ann", "Bob", "1-0", WhiteUSCF="1500")
             + game("2", "Bob", "Ann", "0-1", BlackUSCF="1520"))
-    event, notes = pgn.parse(text)
+    event, notes = pgn.parse(text, event_date=DAY)
     assert event.sections[0].players[0].ratings[System.R].rating == 1500
     assert [str(n) for n in notes] == [
         "line 10: 'Ann' has rating 1520 here but 1500 earlier: the first is used"]
@@ -116,7 +119,7 @@ def test_differing_ratings_are_noted_and_the_first_kept() -> None:
 ])
 def test_forfeit_conventions(result: str, termination: str | None, codes: tuple[str, str]) -> None:
     tags = {"Termination": termination} if termination else {}
-    event, _ = pgn.parse(game("1", "A", "B", result, **tags))
+    event, _ = pgn.parse(game("1", "A", "B", result, **tags), event_date=DAY)
     assert (rows(event)[1][0], rows(event)[2][0]) == codes
 
 
@@ -131,7 +134,7 @@ def test_pgn_time_controls(text: str, converted: str | None) -> None:
 
 def test_every_problem_of_a_malformed_file_is_reported() -> None:
     with pytest.raises(ParseError) as caught:
-        pgn.read(DATA / "malformed.pgn")
+        pgn.read(DATA / "malformed.pgn", event_date=DAY)
     assert [str(i) for i in caught.value.issues] == [
         "line 11: malformed tag pair '[Event \"Broken\"': expected [Name \"value\"]",
         "line 41: tag Black is given twice in one game (first on line 39)",
@@ -162,7 +165,7 @@ def test_every_problem_of_a_malformed_file_is_reported() -> None:
 ])
 def test_single_problems(text: str, message: str) -> None:
     with pytest.raises(ParseError) as caught:
-        pgn.parse(text, "t.pgn")
+        pgn.parse(text, "t.pgn", event_date=DAY)
     assert str(caught.value.issues[0]) == message
 
 
@@ -174,7 +177,7 @@ def test_the_registry_reads_pgn() -> None:
 def test_latin1_files_read(tmp_path: Path) -> None:
     path = tmp_path / "old.pgn"
     path.write_bytes(game("1", "Müller, Jörg", "B", "1-0").encode("latin-1"))
-    assert pgn.read(path).sections[0].players[0].name == "Müller, Jörg"
+    assert pgn.read(path, event_date=DAY).sections[0].players[0].name == "Müller, Jörg"
 
 
 # --- nothing crashes the reader -----------------------------------------------------------

@@ -19,6 +19,9 @@ from uscf_ratings.formats import swisssys
 from uscf_ratings.formats.detect import read_any, sniff
 from uscf_ratings.formats.errors import ParseError
 
+#: The date given (as --date) to test files that state none.
+DAY = date(2026, 1, 2)
+
 DATA = Path(__file__).parent / "data" / "sjson"
 REAL = ("better-swisssys_dbf_test.sjson", "better-swisssys_dbf_test_backup_rd1C.BK.sjson",
         "better-swisssys_chessregister_harris_championship.REDACTED.sjson")
@@ -118,7 +121,7 @@ def test_the_registration_export(shared: Path) -> None:
 def test_the_registry_sniffs_and_reads_sjson(shared: Path) -> None:
     path = pairing_json(shared) / REAL[0]
     assert sniff(path).name == "sjson"
-    assert read_any(path).sections[0].players[0].name == "Peyton"
+    assert read_any(path, event_date=DAY).sections[0].players[0].name == "Peyton"
 
 
 # --- hand-made files, one per oddity ----------------------------------------------------
@@ -193,9 +196,16 @@ def test_registration_only_file() -> None:
     assert short.ratings == {} and long.results == short.results == ()
 
 
-def test_without_a_date_the_event_is_today() -> None:
-    event = swisssys.read(DATA / "registration_only.sjson")
-    assert event.start_date == date.today()
+def test_without_a_date_the_file_is_refused_unless_one_is_given() -> None:
+    """Issue 13: a SwissSys file without a date was rated as of today without a word."""
+    with pytest.raises(ParseError) as caught:
+        swisssys.read(DATA / "registration_only.sjson")
+    assert str(caught.value) == (
+        f"{DATA / 'registration_only.sjson'}: Overview.Starting date: missing: the file gives "
+        "no date for the event (expected Overview 'Starting date'); give the date with "
+        "--date YYYY-MM-DD")
+    event = swisssys.read(DATA / "registration_only.sjson", event_date=DAY)
+    assert event.start_date == event.end_date == DAY
 
 
 def test_rating_text_forms() -> None:
@@ -214,7 +224,7 @@ def test_rating_text_forms() -> None:
 
 def test_every_problem_of_a_malformed_file_is_reported() -> None:
     with pytest.raises(ParseError) as caught:
-        swisssys.read(DATA / "malformed_many.sjson")
+        swisssys.read(DATA / "malformed_many.sjson", event_date=DAY)
     where = "Sections[0].Players"
     assert [str(i) for i in caught.value.issues] == [
         "Overview.Starting date: '2026-02-30' is not a date: expected YYYY-MM-DD or MM/DD/YY(YY)",
@@ -253,7 +263,7 @@ def test_invalid_json_names_line_and_column() -> None:
 ])
 def test_single_problems(text: str, message: str) -> None:
     with pytest.raises(ParseError) as caught:
-        swisssys.parse(text, "t.sjson")
+        swisssys.parse(text, "t.sjson", event_date=DAY)
     assert [str(i) for i in caught.value.issues] == [message]
 
 

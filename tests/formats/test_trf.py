@@ -17,6 +17,9 @@ from uscf_ratings.formats import trf
 from uscf_ratings.formats.errors import ParseError
 from uscf_ratings.formats.event_json import read_event
 
+#: The date given (as --date) to files that state none.
+DAY = date(2026, 1, 2)
+
 FIXTURES = Path(__file__).resolve().parent / "data" / "trf"
 
 
@@ -72,7 +75,7 @@ def test_real_file_every_player_and_result(shared: Path, name: str) -> None:
     starting 001; a rated game is an opponent number, a colour w/b and 1, 0 or = ; a
     forfeit win is a '+'; a half point an H; a full-point bye an F or U token (byes)."""
     path = shared / "formats" / "trf" / name
-    event = trf.read(path)
+    event = trf.read(path, event_date=DAY)  # the bbp files state no date
     (section,) = event.sections
     lines = raw_player_lines(path)
     players, rounds = REAL[name]
@@ -117,7 +120,8 @@ SPOT = {  # cells read by hand from the raw lines
 
 @pytest.mark.parametrize(("name", "pair"), sorted(SPOT))
 def test_real_file_cells_by_hand(shared: Path, name: str, pair: int) -> None:
-    assert cells(by_pair(trf.read(shared / "formats" / "trf" / name))[pair]) == SPOT[(name, pair)]
+    event = trf.read(shared / "formats" / "trf" / name, event_date=DAY)
+    assert cells(by_pair(event)[pair]) == SPOT[(name, pair)]
 
 
 def test_real_headers(shared: Path) -> None:
@@ -141,7 +145,9 @@ def test_real_headers(shared: Path) -> None:
     assert generated.start_date == date(2025, 8, 11)
     fra = trf.read(root / "sharly_trf26_import_test_fra_national.trf")
     assert all(p.id == "" and not p.ratings for p in fra.sections[0].players)  # FRA, not USA
-    assert trf.read(root / "bbp_issue_7.trf").start_date == trf.NO_DATE  # no date records
+    with pytest.raises(ParseError, match="no date"):  # no date records
+        trf.read(root / "bbp_issue_7.trf")
+    assert trf.read(root / "bbp_issue_7.trf", event_date=DAY).start_date == DAY
 
 
 # ---------------------------------------------------------------------------------------
@@ -224,9 +230,15 @@ def test_crlf_comments_and_unknown_records_ignored() -> None:
     assert [cells(p) for p in event.sections[0].players] == ["W2 H", "L1 X3", "U F2"]
 
 
-def test_a_file_without_dates() -> None:
-    event = trf.read(FIXTURES / "no_dates.trf")
-    assert event.start_date == event.end_date == trf.NO_DATE == date(1900, 1, 1)
+def test_a_file_without_dates_is_refused_unless_one_is_given() -> None:
+    """Issue 13: such a file failed later with "no rule set for 1900-01-01"."""
+    with pytest.raises(ParseError) as caught:
+        trf.read(FIXTURES / "no_dates.trf")
+    assert [str(i) for i in caught.value.issues] == [
+        "missing: the file gives no date for the event (expected a 042 start date, a 052 end "
+        "date or 132 round dates); give the date with --date YYYY-MM-DD"]
+    event = trf.read(FIXTURES / "no_dates.trf", event_date=DAY)
+    assert event.start_date == event.end_date == DAY
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,7 +276,7 @@ MALFORMED = {
 def test_malformed_file_gives_every_exact_error(name: str) -> None:
     path = FIXTURES / name
     with pytest.raises(ParseError) as caught:
-        trf.read(path)
+        trf.read(path, event_date=DAY)
     assert caught.value.source == str(path)
     assert [str(i) for i in caught.value.issues] == MALFORMED[name]
 

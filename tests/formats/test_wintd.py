@@ -19,6 +19,9 @@ from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.formats import wintd
 from uscf_ratings.formats.errors import ParseError
 
+#: The date given (as --date) to test files that state none.
+DAY = date(2026, 1, 2)
+
 DATA = Path(__file__).parent / "data" / "wintd"
 
 
@@ -116,7 +119,7 @@ def test_round_robin() -> None:
 
 def test_every_problem_of_a_malformed_file_is_reported() -> None:
     with pytest.raises(ParseError) as caught:
-        wintd.read(DATA / "malformed.json")
+        wintd.read(DATA / "malformed.json", event_date=DAY)
     assert [str(i) for i in caught.value.issues] == [
         "players[0]: expected 'base' and 'tnmt' objects (base.json, tnmt.json)",
         "players[1].tnmt.sectionID: section 5 does not exist (there are 1 sections)",
@@ -145,7 +148,7 @@ def test_every_problem_of_a_malformed_file_is_reported() -> None:
 ])
 def test_single_problems(data: Any, message: str) -> None:
     with pytest.raises(ParseError) as caught:
-        wintd.parse(json.dumps(data), "t.json")
+        wintd.parse(json.dumps(data), "t.json", event_date=DAY)
     assert str(caught.value.issues[0]) == message
 
 
@@ -153,7 +156,7 @@ def test_a_round_listed_in_the_wrong_place() -> None:
     data = json.loads((DATA / "round_robin.json").read_text())
     data["players"][0]["tnmt"]["games"] = [-1, 0, 2]  # game 0 is round 1, not round 2
     with pytest.raises(ParseError) as caught:
-        wintd.parse(json.dumps(data), "t.json")
+        wintd.parse(json.dumps(data), "t.json", event_date=DAY)
     assert [str(i) for i in caught.value.issues] == [
         "players[0].tnmt.games[1]: games[0] is round 1 for this player, but is listed as round 2"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 import click
@@ -16,6 +17,7 @@ from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, section_label
 from ..formats.crosstable_text import render_section
+from ..formats.common import parse_systems
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
 from ..formats.result_json import event_to_dict
@@ -44,9 +46,15 @@ def cli() -> None:
                    "(nothing is stored).")
 @click.option("--systems", default=None, metavar="R,Q",
               help="Rating systems for sections whose file names neither systems nor a "
-                   "time control (SwissSys files, PGN without TimeControl).")
+                   "time control (SwissSys files, PGN without TimeControl); a file that "
+                   "states other systems is refused.")
+@click.option("--date", "event_date", default=None, metavar="YYYY-MM-DD",
+              help="The date of a file that gives none (a file without a date is refused); "
+                   "a file that states another start date is refused.")
+@click.option("--from", "from_format", type=click.Choice([f.name for f in FORMATS]),
+              help="The input format, if the content and extension do not tell it.")
 def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
-         systems: str | None) -> None:
+         systems: str | None, event_date: str | None, from_format: str | None) -> None:
     """Rate each event FILE and print its crosstables with pre -> post ratings.
 
     A FILE is event JSON, a US Chess rating report (a folder or zip of the three DBF
@@ -57,13 +65,12 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
     refused whole, with the problems of every failing section listed.
     """
     rated = []
+    chosen, day = _systems_option(systems), _date_option(event_date)
     for name in files:
         try:
-            event = read_any(name)
+            event = read_any(name, from_format, event_date=day, systems=chosen)
         except ParseError as error:
             raise click.ClickException(str(error)) from None
-        if systems:
-            event = _with_systems(event, systems)
         if url is not None:
             event = _filled(event, url)
         warn_assumed_games(name, event)
@@ -103,15 +110,23 @@ def _rate_sections(name: str, event: Event) -> list[SectionResult]:
     return results
 
 
-def _with_systems(event: Event, systems: str) -> Event:
+def _systems_option(text: str | None) -> tuple[System, ...] | None:
+    if not text:
+        return None
     try:
-        chosen = tuple(System(code.strip()) for code in systems.split(","))
+        return parse_systems(text)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--systems") from None
+
+
+def _date_option(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
     except ValueError:
-        raise click.BadParameter(f"{systems!r}: expected systems such as R or R,Q",
-                                 param_hint="--systems") from None
-    return replace(event, sections=tuple(
-        s if s.systems or s.time_control else replace(s, systems=chosen)
-        for s in event.sections))
+        raise click.BadParameter(f"{text!r}: expected a date as YYYY-MM-DD",
+                                 param_hint="--date") from None
 
 
 def _filled(event: Event, url: str) -> Event:
@@ -133,16 +148,32 @@ def _filled(event: Event, url: str) -> Event:
               help="The input format, if the content and extension do not tell it.")
 @click.option("--to", "to_format", type=click.Choice([f.name for f in FORMATS]),
               help="The output format, if the extension does not tell it.")
-def convert(source: str, target: str, from_format: str | None, to_format: str | None) -> None:
-    """Convert an event between formats (where the target can hold the data)."""
+@click.option("--systems", default=None, metavar="R,Q",
+              help="As for uscf rate: systems of sections whose file names neither.")
+@click.option("--date", "event_date", default=None, metavar="YYYY-MM-DD",
+              help="As for uscf rate: the date of a file that gives none.")
+def convert(source: str, target: str, from_format: str | None, to_format: str | None,
+            systems: str | None, event_date: str | None) -> None:
+    """Convert an event between formats.
+
+    Prints every file written, and on stderr a warning for each field that the target
+    format cannot hold (Q ratings, N, rating dates, FIDE ratings, ...), naming the
+    players."""
+    chosen, day = _systems_option(systems), _date_option(event_date)
     try:
-        event = read_any(source, from_format)
-        write_any(event, target, to_format)
+        event = read_any(source, from_format, event_date=day, systems=chosen)
     except ParseError as error:
         raise click.ClickException(str(error)) from None
-    except ValueError as error:
+    try:
+        written = write_any(event, target, to_format)
+    except ParseError as error:
+        raise click.ClickException(str(error)) from None
+    except (ValueError, OSError) as error:
         raise click.ClickException(f"{target}: {error}") from None
-    click.echo(f"wrote {target}")
+    for path in written.paths:
+        click.echo(f"wrote {path}")
+    for warning in written.warnings:
+        click.echo(f"warning: {warning}", err=True)
 
 
 @cli.command()

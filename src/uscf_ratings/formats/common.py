@@ -4,11 +4,13 @@ which system a file's single rating column belongs to."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from ..core.model import System
+from ..core.model import Event, Section, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from .errors import Issue, ParseError
@@ -51,3 +53,97 @@ def load_json(text: str, source: str) -> Any:
     except json.JSONDecodeError as error:
         raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
                                         f"not valid JSON: {error.msg}")]) from None
+
+
+# --- numbers: ASCII digits only -------------------------------------------------------------
+# str.isdigit and the regex class \d accept superscripts and other scripts' digits ('¹',
+# '٣', '５'), some of which int() refuses: a reader that checked with isdigit and then
+# called int crashed. Every reader checks numbers with these instead.
+
+#: The highest rating a file may give (the CSV crosstable's bound): above it is a typo
+#: or a member id in the rating's place.
+MAX_RATING = 3500
+
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits 0-9, nothing else (no sign, space,
+    separator or other script's digit)."""
+    return _WHOLE.fullmatch(text) is not None
+
+
+def whole(text: str) -> int | None:
+    """The whole number written in ASCII digits, or None for anything else."""
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
+def decimal(text: str) -> float | None:
+    """A number written as ASCII digits with an optional decimal point and fraction
+    (``1850``, ``1850.37``), or None for anything else (signs, exponents, ``_``, ``,``)."""
+    return float(text) if _DECIMAL.fullmatch(text) else None
+
+
+# --- what a user gives beside the file: the date and the rating systems --------------------
+
+#: The option that gives a file's date, named in the message of a file without one.
+DATE_HELP = "give the date with --date YYYY-MM-DD"
+#: A placeholder date while a file without one is read on (to report every problem) and
+#: then refused; no rule set covers it.
+UNDATED = date(1900, 1, 1)
+
+
+def undated(where: str, expected: str) -> Issue:
+    """The issue of a file that states no date: it is never rated as of today."""
+    return Issue(where, "missing: the file gives no date for the event "
+                        f"(expected {expected}); "
+                        f"{DATE_HELP}")
+
+
+def parse_systems(text: str) -> tuple[System, ...]:
+    """``R`` or ``R,Q`` (as --systems takes them) as systems; ValueError naming the
+    text and the allowed codes otherwise."""
+    codes = [code.strip() for code in text.split(",")]
+    try:
+        chosen = tuple(System(code) for code in codes)
+    except ValueError:
+        raise ValueError(f"{text!r}: expected systems such as R or R,Q (each one of "
+                         + ", ".join(s.value for s in System) + ")") from None
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"{text!r}: a system is named twice")
+    return chosen
+
+
+def section_name(section: Section) -> str:
+    """``section 2 (Open)``: how messages name a section."""
+    return f"section {section.number}" + (f" ({section.name})" if section.name else "")
+
+
+def with_systems(event: Event, systems: tuple[System, ...], source: str) -> Event:
+    """The event with ``systems`` (as --systems gives them) for every section that states
+    neither its systems nor a time control we can read; a section that states other
+    systems, or a time control rated in other systems, is refused with a `ParseError`
+    naming ``source``, the section and what the file states. Readers take the same
+    systems for those sections themselves (their single rating column depends on them);
+    this checks every format alike and fills what a reader left open."""
+    given = ",".join(s.value for s in systems)
+    issues: list[Issue] = []
+    sections = []
+    for s in event.sections:
+        if s.systems:
+            if set(s.systems) != set(systems):
+                issues.append(Issue(section_name(s), "the file states the systems "
+                                    f"{','.join(x.value for x in s.systems)}; --systems "
+                                    f"gives {given}"))
+            sections.append(s)
+            continue
+        own = systems_of(s.time_control, s.start_date, s.online or event.online)
+        if own is not None and set(own) != set(systems):
+            issues.append(Issue(section_name(s), f"the file states the time control "
+                                f"{s.time_control!r}, rated in {','.join(x.value for x in own)} "
+                                f"on {s.start_date}; --systems gives {given}"))
+        sections.append(s if own is not None else replace(s, systems=systems))
+    if issues:
+        raise ParseError(source, issues)
+    return replace(event, sections=tuple(sections))

@@ -4,7 +4,8 @@ The format is this project's own (docs/formats.md shows an example), made to be 
 hand or exported from a spreadsheet:
 
 * Lines starting with ``#`` before a table are metadata, ``# key: value``. Event keys:
-  ``event_id``, ``event_name``, ``start_date`` (required), ``end_date``, ``online``.
+  ``event_id``, ``event_name``, ``start_date`` (else the ``event_date`` argument,
+  ``--date``; a file with neither is refused), ``end_date``, ``online``.
   ``# section: N`` starts a section; its keys: ``section_name``, ``section_start_date``,
   ``section_end_date``, ``time_control``, ``systems`` (``R``, ``R Q``, ...), ``type``
   (``swiss``, ``round_robin``, ``match``, ``fide_foreign``), ``k`` (``full``, ``half``),
@@ -58,7 +59,7 @@ from ..core.model import (
 )
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
-from .common import main_system
+from .common import MAX_RATING, decimal, main_system, undated, whole
 from .errors import Issue, ParseError
 
 FORMAT_MARK = "uscf-crosstable"
@@ -80,26 +81,32 @@ CELL_HELP = ("expected a US Chess code: W, L or D with the opponent's pair numbe
 # --- public API ---------------------------------------------------------------------------
 
 
-def read(path: Path | str) -> Event:
-    """Read a CSV crosstable or its JSON equivalent (chosen by the content)."""
+def read(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
+    """Read a CSV crosstable or its JSON equivalent (chosen by the content).
+    ``event_date``: the start date of a file without ``start_date``; ``systems``: those
+    of sections with neither ``systems`` nor a time control we can read; ``data``: the
+    file's bytes, if already read."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = (path.read_bytes() if data is None else data).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte "
                                            f"{error.start})")]) from None
     if text.lstrip().startswith(("{", "[")):
-        return parse_json(text, str(path))
-    return parse_csv(text, str(path))
+        return parse_json(text, str(path), event_date=event_date, systems=systems)
+    return parse_csv(text, str(path), event_date=event_date, systems=systems)
 
 
-def write(event: Event, path: Path | str) -> None:
-    """Write ``event`` as CSV, or as the JSON flavour when ``path`` ends in ``.json``."""
+def write(event: Event, path: Path | str, *, as_json: bool | None = None) -> list[Path]:
+    """Write ``event`` as CSV, or as the JSON flavour when ``as_json`` (by default: when
+    ``path`` ends in ``.json``); the path written."""
     path = Path(path)
-    if path.suffix.lower() == ".json":
+    if path.suffix.lower() == ".json" if as_json is None else as_json:
         path.write_text(json.dumps(to_json(event), indent=2) + "\n", encoding="utf-8")
     else:
         path.write_text(to_csv(event), encoding="utf-8")
+    return [path]
 
 
 def claims(text: str) -> bool:
@@ -114,13 +121,15 @@ def claims(text: str) -> bool:
     return re.search(r'"(rating|games)(_[A-Z]{1,2})?"\s*:', text) is not None
 
 
-def parse_csv(text: str, source: str = "<csv>") -> Event:
+def parse_csv(text: str, source: str = "<csv>", *, event_date: date | None = None,
+              systems: tuple[System, ...] | None = None) -> Event:
     issues: list[Issue] = []
     raw = _CsvScanner(issues).scan(text)
-    return _build(raw, issues, source)
+    return _build(raw, issues, source, event_date, systems)
 
 
-def parse_json(text: str, source: str = "<json>") -> Event:
+def parse_json(text: str, source: str = "<json>", *, event_date: date | None = None,
+               systems: tuple[System, ...] | None = None) -> Event:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -128,7 +137,7 @@ def parse_json(text: str, source: str = "<json>") -> Event:
                                         f"not valid JSON: {error.msg}")]) from None
     issues: list[Issue] = []
     raw = _json_scan(data, issues)
-    return _build(raw, issues, source)
+    return _build(raw, issues, source, event_date, systems)
 
 
 # --- the neutral form both flavours are read into ----------------------------------------
@@ -341,8 +350,9 @@ def _text(value: Any) -> str:
 # --- building the model --------------------------------------------------------------------
 
 
-def _build(raw: _Raw, issues: list[Issue], source: str) -> Event:
-    builder = _Builder(issues)
+def _build(raw: _Raw, issues: list[Issue], source: str, event_date: date | None = None,
+           systems: tuple[System, ...] | None = None) -> Event:
+    builder = _Builder(issues, event_date, systems)
     event = builder.event(raw)
     if issues:
         raise ParseError(source, issues)
@@ -350,9 +360,12 @@ def _build(raw: _Raw, issues: list[Issue], source: str) -> Event:
 
 
 class _Builder:
-    def __init__(self, issues: list[Issue]):
+    def __init__(self, issues: list[Issue], event_date: date | None = None,
+                 systems: tuple[System, ...] | None = None):
         self.issues = issues
         self.dated = True
+        self.event_date = event_date
+        self.given_systems = systems
 
     def fail(self, where: str, message: str) -> None:
         self.issues.append(Issue(where, message))
@@ -361,7 +374,9 @@ class _Builder:
         meta = raw.meta
         start = self.calendar_date(meta.get("start_date"))
         if "start_date" not in meta:
-            self.fail("start_date", "missing: the event's start date (YYYY-MM-DD) is needed")
+            start = self.event_date
+            if start is None:
+                self.issues.append(undated("start_date", "# start_date: YYYY-MM-DD"))
         self.dated = start is not None  # a time control is checked against the rules of a date
         start = start or date(1970, 1, 1)
         end = self.calendar_date(meta.get("end_date")) or start
@@ -386,7 +401,8 @@ class _Builder:
         tc_value = meta.get("time_control")
         tc = tc_value.text if tc_value and tc_value.text else None
         given = self.systems(meta.get("systems"))
-        resolved = given or self.time_control_systems(tc_value, s_start, s_online)
+        own = self.time_control_systems(tc_value, s_start, s_online)
+        resolved = given or own or self.given_systems
         kind = self.choice(meta.get("type"), SectionType, SectionType.SWISS)
         k = self.choice(meta.get("k"), KFactor, KFactor.FULL)
         rows = raw.rows
@@ -400,14 +416,15 @@ class _Builder:
                  if (v := self.whole(row["pair"], minimum=1, quiet=True)) is not None}
         players = []
         for row, cells in zip(rows, raw.cells):
-            player = self.player(row, cells, resolved, pairs, explain=not tc and not given)
+            player = self.player(row, cells, resolved, pairs,
+                                 explain=not tc and not resolved)
             if player is not None:
                 players.append(player)
         self.duplicates(rows)
         return Section(number=number or index + 1, start_date=s_start, end_date=s_end,
                        players=tuple(players), name=meta["section_name"].text
                        if "section_name" in meta else "", time_control=tc, online=s_online,
-                       type=kind, systems=given, k=k)
+                       type=kind, systems=given or (None if own else self.given_systems), k=k)
 
     def duplicates(self, rows: Sequence[Mapping[str, _Value]]) -> None:
         seen: set[int] = set()
@@ -519,8 +536,9 @@ class _Builder:
         if value is None:
             return None
         text = value.text.strip()
-        if text.isdigit() and int(text) >= minimum:
-            return int(text)
+        number = whole(text)
+        if number is not None and number >= minimum:
+            return number
         if not quiet:
             what = "missing" if not text else repr(text)
             self.fail(value.where, f"{what}: expected a whole number >= {minimum}")
@@ -529,11 +547,8 @@ class _Builder:
     def number(self, value: _Value | None) -> float | None:
         if value is None or not value.text.strip():
             return None
-        try:
-            number = float(value.text)
-        except ValueError:
-            number = -1.0
-        if not 0 <= number <= 3500:
+        number = decimal(value.text.strip())
+        if number is None or not 0 <= number <= MAX_RATING:
             self.fail(value.where, f"{value.text!r} is not a rating (0..3500)")
             return None
         return number or None

@@ -54,6 +54,7 @@ import io
 import re
 import struct
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -63,10 +64,14 @@ from ..core.formulas import rounded_rating
 from ..core.model import Event, Player, Rating, Result, Section, SectionType, System
 from ..core.pipeline import section_systems
 from ..core.rules import rules_for
-from .common import main_system
+from .archive import MAX_MEMBERS, MAX_UNPACKED
+from .archive import Reader as archive_reader
+from .common import main_system, systems_of
 from .errors import Issue, ParseError
 
 TABLES = ("THEXPORT.DBF", "TSEXPORT.DBF", "TDEXPORT.DBF")
+#: The caps on a report's zip (see `uscf_ratings.formats.archive`): members, unpacked bytes.
+ZIP_CAPS = (MAX_MEMBERS, MAX_UNPACKED)
 #: N given to a rating read without its game count: the smallest established N.
 ASSUMED_GAMES = 26
 PROGRAM = "USCFRATING"  # H_PROGRAM, C(10)
@@ -221,6 +226,7 @@ def _from_zip(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
         return {}
     found: dict[str, tuple[str, bytes]] = {}
     with archive:
+        reader = archive_reader(archive, str(path))  # refuses a zip over the caps
         for info in archive.infolist():
             base = info.filename.replace("\\", "/").rsplit("/", 1)[-1]
             if base.upper() not in TABLES:
@@ -229,8 +235,11 @@ def _from_zip(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
                 issues.append(Issue(info.filename, f"a second {base.upper()} in the zip"))
                 continue
             try:
-                found[base.upper()] = (info.filename, archive.read(info))
-            except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as error:
+                found[base.upper()] = (info.filename, reader.read(info))
+            except ParseError:
+                raise  # over a cap
+            except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError,
+                    zlib.error) as error:
                 issues.append(Issue(info.filename, f"cannot be read from the zip ({error})"))
     return found
 
@@ -249,7 +258,7 @@ FIELD_TYPES = {
     "D_EVENT_ID": NUMBER, "D_SEC_NUM": NUMBER, "D_PAIR_NUM": NUMBER, "D_REC_SEQ": NUMBER,
     "D_MEM_ID": NUMBER, "D_NAME": TEXT, "D_RATING": NUMBER,
 }
-ROUND_FIELD = re.compile(r"^D_RND(\d+)$")
+ROUND_FIELD = re.compile(r"^D_RND([0-9]+)$")
 SYSTEM_LETTERS: dict[str, tuple[System, ...]] = {
     "R": (System.R,), "Q": (System.Q,), "B": (System.B,), "D": (System.R, System.Q)}
 TYPE_LETTERS = {"S": SectionType.SWISS, "R": SectionType.ROUND_ROBIN, "M": SectionType.MATCH,
@@ -257,12 +266,13 @@ TYPE_LETTERS = {"S": SectionType.SWISS, "R": SectionType.ROUND_ROBIN, "M": Secti
 CODES = "WLDXFHBU"
 DOUBLE_GAME = "$#%"
 #: A round cell: result letter, opponent pair number, colour; spaces anywhere between.
-CELL = re.compile(r"^(?P<code>\S)\s*(?P<opp>\d+)?\s*(?P<colour>[WB])?$")
-RATING = re.compile(r"^(?P<rating>\d{1,4})(?:\s*[P/]\s*(?P<games>\d{1,3}))?$")
+CELL = re.compile(r"^(?P<code>\S)\s*(?P<opp>[0-9]+)?\s*(?P<colour>[WB])?$")
+RATING = re.compile(r"^(?P<rating>[0-9]{1,4})(?:\s*[P/]\s*(?P<games>[0-9]{1,3}))?$")
 
 
-def read(path: Path | str) -> Event:
-    """Read a rating report: a folder, a zip, or one of its three files."""
+def read(path: Path | str, *, systems: tuple[System, ...] | None = None) -> Event:
+    """Read a rating report: a folder, a zip, or one of its three files. ``systems``:
+    those of sections whose S_R_SYSTEM is blank and whose time control we cannot read."""
     path = Path(path)
     issues: list[Issue] = []
     files = _locate(path, issues)
@@ -272,7 +282,7 @@ def read(path: Path | str) -> Event:
     if issues or head is None or sections is None or players is None:
         raise ParseError(str(path), issues)
     fallback_id = path.stem if path.is_dir() or path.suffix.lower() == ".zip" else path.parent.name
-    event = _Report(issues).event(head, sections, players, fallback_id)
+    event = _Report(issues, systems).event(head, sections, players, fallback_id)
     if issues or event is None:
         raise ParseError(str(path), issues)
     return event
@@ -305,8 +315,9 @@ class _Entry:
 class _Report:
     """Builds the event from the three tables, adding every problem to ``issues``."""
 
-    def __init__(self, issues: list[Issue]):
+    def __init__(self, issues: list[Issue], systems: tuple[System, ...] | None = None):
         self.issues = issues
+        self.given_systems = systems
         self.get = _Getter(set())
 
     def add(self, where: str, message: str) -> None:
@@ -333,7 +344,7 @@ class _Report:
         text = value.strip()
         if not text:
             return None
-        if re.fullmatch(r"\d+(\.0*)?", text):
+        if re.fullmatch(r"[0-9]+(\.0*)?", text):
             return int(float(text))
         self.add(where, f"{text!r} is not a whole number")
         return None
@@ -480,12 +491,14 @@ class _Report:
             kind = SectionType.SWISS  # a "match" section of more players is rated as a Swiss
         s_start = info.start or start
         s_end = info.end or info.start or end
-        main = main_system(info.systems, info.time_control, s_start)
+        systems = info.systems or (None if systems_of(info.time_control, s_start)
+                                   else self.given_systems)
+        main = main_system(systems, info.time_control, s_start)
         players = tuple(self.player(e, rounds, main, info, set(players_in))
                         for e in sorted(players_in.values(), key=lambda e: e.pair))
         return Section(number=info.number, name=info.name, start_date=s_start, end_date=s_end,
                        players=players, time_control=info.time_control, type=kind,
-                       systems=info.systems)
+                       systems=systems)
 
     def round_count(self, info: _SectionInfo, entries: Iterable[_Entry]) -> int:
         """S_TOT_RNDS; a round robin by opponent columns may use a column per player."""
@@ -568,9 +581,9 @@ class _Report:
 
 _KIND = {TEXT: "text", NUMBER: "a number as text or N", DATE: "a date as D or text"}
 _DATE_PATTERNS = (
-    (r"(\d{4})(\d\d)(\d\d)", "ymd"),
-    (r"(\d{4})[-/.](\d\d?)[-/.](\d\d?)", "ymd"),
-    (r"(\d\d?)[-/.](\d\d?)[-/.](\d{4}|\d\d)", "mdy"),
+    (r"([0-9]{4})([0-9][0-9])([0-9][0-9])", "ymd"),
+    (r"([0-9]{4})[-/.]([0-9][0-9]?)[-/.]([0-9][0-9]?)", "ymd"),
+    (r"([0-9][0-9]?)[-/.]([0-9][0-9]?)[-/.]([0-9]{4}|[0-9][0-9])", "mdy"),
 )
 
 
@@ -663,10 +676,10 @@ CELL_WIDTH = 7
 TYPE_OF = {SectionType.SWISS: "S", SectionType.ROUND_ROBIN: "R", SectionType.MATCH: "M"}
 
 
-def write(event: Event, path: Path | str) -> None:
+def write(event: Event, path: Path | str) -> list[Path]:
     """Write the three 2C files into the folder ``path`` (created if needed), or into a
-    zip when ``path`` ends in ``.zip``. Raises `ValueError` listing everything the
-    format cannot hold (too long a name, an online section, ...)."""
+    zip when ``path`` ends in ``.zip``; the paths written. Raises `ValueError` listing
+    everything the format cannot hold (too long a name, an online section, ...)."""
     path = Path(path)
     files = report_files(event)
     if path.suffix.lower() == ".zip":
@@ -675,12 +688,13 @@ def write(event: Event, path: Path | str) -> None:
             for name, data in files.items():
                 archive.writestr(name, data)
         path.write_bytes(buffer.getvalue())
-        return
+        return [path]
     if path.suffix.lower() == ".dbf":
         raise ValueError(f"{path}: a rating report is three files: give a folder or a .zip")
     path.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         (path / name).write_bytes(data)
+    return [path / name for name in files]
 
 
 def report_files(event: Event) -> dict[str, bytes]:

@@ -288,5 +288,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     }
 
 
-def write(event: Event, path: Path | str) -> None:
+def write(event: Event, path: Path | str) -> list[Path]:
+    """Write ``event`` as event JSON; the path written."""
     Path(path).write_text(json.dumps(event_to_json(event), indent=2) + "\n", encoding="utf-8")
+    return [Path(path)]

@@ -28,7 +28,8 @@ Tags used (§8.1 Seven Tag Roster, §9 supplemental):
   (X/F); ``-/-``, ``--`` or ``0-0`` is a double forfeit (F/F); a forfeit drawn
   ``1/2-1/2`` is an unplayed draw (H/H, unrated).
 * A player called ``BYE`` (any case) is no player: the other gets B, H or U by the result.
-* ``Date``/``EventDate`` (``YYYY.MM.DD``) give the dates; ``TimeControl`` (§9.6.1, in
+* ``Date``/``EventDate`` (``YYYY.MM.DD``) give the dates (a file without any takes the
+  ``event_date`` argument, ``--date``, and is refused without it); ``TimeControl`` (§9.6.1, in
   seconds: ``5400+30``, ``40/7200:3600``) is turned into ``G/90+30``, ``40/120,SD/60``;
   ``Mode "ICS"`` (an Internet Chess Server) marks a section online.
 
@@ -48,7 +49,7 @@ from datetime import date
 from pathlib import Path
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, System
-from .common import systems_of
+from .common import UNDATED, is_digits, systems_of, undated
 from .errors import Issue, ParseError
 
 _TAG = re.compile(r'\[\s*(?P<name>[A-Za-z0-9_+#=:-]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
@@ -65,28 +66,34 @@ BYE_NAMES = {"bye"}
 BYE_CODE = {"W": "B", "D": "H", "L": "U"}
 
 
-def read(path: Path | str, *, event_date: date | None = None) -> Event:
+def read(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
     """Read a PGN file; the notes (skipped games, differing ratings) are dropped: use
-    `load` to see them."""
-    return load(path, event_date=event_date)[0]
+    `load` to see them. ``event_date``: the date of games without one (a file without
+    any date is refused without it); ``systems``: those of sections without a
+    TimeControl we can read; ``data``: the file's bytes, if already read."""
+    return load(path, event_date=event_date, systems=systems, data=data)[0]
 
 
-def load(path: Path | str, *, event_date: date | None = None) -> tuple[Event, list[Issue]]:
+def load(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None,
+         data: bytes | None = None) -> tuple[Event, list[Issue]]:
     """Read a PGN file: the event and the notes on games that were skipped."""
     path = Path(path)
-    raw = path.read_bytes()
+    raw = path.read_bytes() if data is None else data
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")  # the PGN standard's own character set (§4.1)
-    return parse(text, str(path), event_id=path.stem, event_date=event_date)
+    return parse(text, str(path), event_id=path.stem, event_date=event_date, systems=systems)
 
 
 def parse(text: str, source: str = "<pgn>", *, event_id: str = "",
-          event_date: date | None = None) -> tuple[Event, list[Issue]]:
+          event_date: date | None = None,
+          systems: tuple[System, ...] | None = None) -> tuple[Event, list[Issue]]:
     issues: list[Issue] = []
     games = _scan(text, issues)
-    builder = _Builder(issues)
+    builder = _Builder(issues, systems)
     event = builder.event(games, event_id, event_date)
     if issues or event is None:
         raise ParseError(source, issues or [Issue("", "no games found: expected tag pairs "
@@ -201,8 +208,9 @@ class _Played:
 
 
 class _Builder:
-    def __init__(self, issues: list[Issue]):
+    def __init__(self, issues: list[Issue], systems: tuple[System, ...] | None = None):
         self.issues = issues
+        self.given_systems = systems
         self.notes: list[Issue] = []
         self.days: dict[int, date | None] = {}
 
@@ -221,7 +229,10 @@ class _Builder:
             return None
         self.days = {g.order: self.calendar_date(g) for g in games}
         days = [d for d in self.days.values() if d is not None]
-        start = min(days, default=None) or event_date or date.today()
+        start = min(days, default=None) or event_date
+        if start is None:
+            self.issues.append(undated("", "Date or EventDate tags as YYYY.MM.DD"))
+            start = UNDATED  # reading goes on, to report every problem
         end = max(days, default=start)
         sections = [self.section(n, key, played, start, end)
                     for n, (key, played) in enumerate(groups.items(), start=1)]
@@ -283,11 +294,11 @@ class _Builder:
         ident = game.get(f"{colour}USCFId") or game.get(f"{colour}USCFID") or ""
         rating = None
         uscf = game.get(f"{colour}USCF") or ""
-        if uscf.isdigit() and len(uscf) >= 5:
+        if is_digits(uscf) and len(uscf) >= 5:
             ident = ident or uscf  # an id written where the rating belongs
         elif uscf and uscf not in ("-", "?", "0"):
             rating = self.rating(uscf, game.where(f"{colour}USCF"))
-        if ident and not ident.isdigit():
+        if ident and not is_digits(ident):
             self.fail(game.where(f"{colour}USCFId"), f"{ident!r} is not a US Chess id")
             ident = ""
         fide = self.fide(game, f"{colour}Elo")
@@ -309,7 +320,7 @@ class _Builder:
         text = game.get(tag) or ""
         if text in ("", "-", "?", "0"):
             return None
-        if not text.isdigit() or len(text) > 4:
+        if not is_digits(text) or len(text) > 4:
             self.fail(game.where(tag), f"{text!r} is not a FIDE rating: expected 1850 or -")
             return None
         return float(text)
@@ -332,7 +343,8 @@ class _Builder:
         s_start, s_end = min(days, default=start), max(days, default=end)
         tc = self.time_control(played)
         online = any((p.game.get("Mode") or "").upper() == "ICS" for p in played)
-        systems = systems_of(tc, s_start, online)
+        own = systems_of(tc, s_start, online)
+        systems = own or self.given_systems
         main = System.R if not systems or System.R in systems else systems[0]
         _known_by_id(played)
         rounds = self.rounds(played)
@@ -364,7 +376,8 @@ class _Builder:
             for k, s in sides.items())
         name = " / ".join(part for part in key if part)
         return Section(number=number, start_date=s_start, end_date=s_end, players=players,
-                       name=name, time_control=tc, online=online)
+                       name=name, time_control=tc, online=online,
+                       systems=None if own else self.given_systems)
 
     def merge(self, first: _Side, again: _Side, game: _Game) -> None:
         """A player seen again: keep the first rating, note a different one."""

@@ -76,8 +76,9 @@ Decisions where the notes are silent (docs/formats.md repeats them):
   date; a bare year at least 28 years before the event marks an adult (aged 27 or more,
   whose age-based rating is 1300 either way, section 2.3); a later year is left unknown.
 * Names and ids lose surrounding spaces. The event id is the file name without its
-  extension (SwissSys stores none). When the file gives no date, ``event_date`` is used,
-  else today's date; the docs say so.
+  extension (SwissSys stores none). When the file gives no date, ``event_date`` is used
+  (``--date``); without one the file is refused, never rated as of today. Sections
+  without a time control we can read take the ``systems`` argument (``--systems``).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from .common import kind_of, load_json, main_system, systems_of
+from .common import UNDATED, is_digits, kind_of, load_json, main_system, systems_of, undated
 from .errors import Issue, ParseError
 
 #: SwissSys result letter -> US Chess code, one game per entry.
@@ -107,27 +108,30 @@ WITH_OPPONENT = frozenset("WLDXF")
 #: SwissSys 11.58 round-robin file has ``"Type": 3``); every other type pairs Swiss-style.
 ROUND_ROBIN_TYPE = 3
 _UNRATED = {"", "0", "unr", "unr.", "unrated", "none"}
-_RATING_TEXT = re.compile(r"(?P<r>\d{1,4}(?:\.\d+)?)\s*(?:[Pp/]\s*(?:(?P<n>\d{1,3}))?)?")
+_RATING_TEXT = re.compile(r"(?P<r>[0-9]{1,4}(?:\.[0-9]+)?)\s*(?:[Pp/]\s*(?:(?P<n>[0-9]{1,3}))?)?")
 
 
-def read(path: Path | str, *, event_date: date | None = None) -> Event:
+def read(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
     """Read a SwissSys ``.sjson`` or ``.BK`` file; raise `ParseError` listing every
-    problem found."""
+    problem found. ``event_date``: the date of a file that gives none (refused without
+    it); ``systems``: those of sections without a time control we can read; ``data``:
+    the file's bytes, when the caller has read them."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = (path.read_bytes() if data is None else data).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte "
                                            f"{error.start})")]) from None
     event_id = path.name.split(".sjson")[0] if ".sjson" in path.name else path.stem
-    return parse(text, str(path), event_id=event_id, event_date=event_date)
+    return parse(text, str(path), event_id=event_id, event_date=event_date, systems=systems)
 
 
 def parse(text: str, source: str = "<sjson>", *, event_id: str = "",
-          event_date: date | None = None) -> Event:
+          event_date: date | None = None, systems: tuple[System, ...] | None = None) -> Event:
     """Parse the text of a SwissSys file (see the module docstring for the layout)."""
     data = load_json(text, source)
-    reader = _Reader()
+    reader = _Reader(systems)
     event = reader.event(data, event_id, event_date)
     if reader.issues or event is None:
         raise ParseError(source, reader.issues)
@@ -154,8 +158,9 @@ class _Row:
 class _Reader:
     """Builds the model, collecting every problem as an `Issue`."""
 
-    def __init__(self) -> None:
+    def __init__(self, systems: tuple[System, ...] | None = None) -> None:
         self.issues: list[Issue] = []
+        self.given_systems = systems
 
     def fail(self, where: str, message: str) -> None:
         self.issues.append(Issue(where, message))
@@ -179,7 +184,10 @@ class _Reader:
         name = self.text(overview, "Tournament title", "Overview")
         start = self.calendar_date(overview.get("Starting date"), "Overview.Starting date")
         end = self.calendar_date(overview.get("Ending date"), "Overview.Ending date")
-        start = start or end or event_date or date.today()
+        start = start or end or event_date
+        if start is None:
+            self.issues.append(undated("Overview.Starting date", "Overview 'Starting date'"))
+            start = UNDATED  # reading goes on, to report every problem
         end = end or start
         default_tc = self.text(overview, "Tournament time controls", "Overview") or None
         built = [self.section(s, i, start, end, default_tc) for i, s in enumerate(sections)]
@@ -196,7 +204,7 @@ class _Reader:
             self.fail(f"{where}.Type", f"expected a whole number, found {kind!r}")
             kind = 0
         time_control = self.text(s, "Section time control", where) or default_tc
-        systems = systems_of(time_control, start)
+        systems = systems_of(time_control, start) or self.given_systems
         players = s.get("Players", [])
         if not isinstance(players, list):
             self.fail(f"{where}.Players", f"expected a list of players, found {kind_of(players)}")
@@ -212,6 +220,7 @@ class _Reader:
             number=index + 1, start_date=start, end_date=end, players=built,
             name=self.text(s, "Section name", where), time_control=time_control,
             type=SectionType.ROUND_ROBIN if kind == ROUND_ROBIN_TYPE else SectionType.SWISS,
+            systems=None if systems_of(time_control, start) else self.given_systems,
         )
 
     def check_pairs(self, rows: Sequence[_Row], where: str) -> None:
@@ -257,7 +266,7 @@ class _Reader:
         opponent = None
         if len(fields) > 1 and fields[1].strip() not in ("", "0", "-1"):
             text = fields[1].strip()
-            if not text.isdigit():
+            if not is_digits(text):
                 self.fail(where, f"opponent {text!r} in {cell!r} is not a pair number")
                 return None
             opponent = int(text)
@@ -314,7 +323,7 @@ class _Reader:
             return None, None
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
-        if isinstance(value, str) and re.fullmatch(r"\d{4}", value.strip()):
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{4}", value.strip()):
             return None, (True if start.year - int(value) >= 28 else None)
         return self.calendar_date(value, where), None
 

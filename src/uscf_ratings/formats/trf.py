@@ -40,12 +40,13 @@ Reading (`read`):
 * Dates: ``042``/``052``, else the first and last ``132`` round dates; one date serves
   for both. Styles read: ``2005/07/28``, ``2005.07.28``, ``28. 07. 2005``, ``24/09/2010``
   (day first, as European programs write), ``25/08/11`` (two-digit year first, as in
-  ``132``), ``May 10, 2020``. A file with no date at all (pairing-engine tests) gets
-  `NO_DATE`, which no rule set covers, so rating it says the date is missing.
+  ``132``), ``May 10, 2020``. A file with no date at all (pairing-engine tests) takes
+  the ``event_date`` argument (``--date``); without one it is refused, saying so.
 * Systems: none of the TRF records names a US Chess rating system. The time control is
   ``122`` (text), else ``222`` (TRF26's encoded ``5400+30``, converted to ``G/90+30``).
   When it is a time control we can read, the section's systems are left to it (the
-  engine picks them by the rules of the date); otherwise they default to Regular, (R,).
+  engine picks them by the rules of the date); otherwise they are the ``systems``
+  argument (``--systems``), else Regular, (R,).
 * Section type: round robin when ``092`` or ``192`` says "round robin", else Swiss.
 * Event id: our ``XUS`` record (below), else the file name without its extension.
 
@@ -83,11 +84,11 @@ from ..core.model import (
     System,
 )
 from ..core.timecontrol import parse_time_control
-from .common import main_system
+from .common import UNDATED, is_digits, main_system, undated, whole
 from .errors import Issue, ParseError
 
 ASSUMED_GAMES = 26  #: N of a rating given without N, as in the US Chess report reader
-NO_DATE = date(1900, 1, 1)  #: the date of a file that gives none
+UNDATED = date(1900, 1, 1)  #: a placeholder while a file without a date is refused
 US_FEDERATION = "USA"
 
 #: TRF result code (upper case) -> US Chess code.
@@ -108,15 +109,21 @@ TYPE_TEXT = {SectionType.SWISS: "Individual: Swiss-System",
 # Reading
 # ----------------------------------------------------------------------------------------
 
-def read(path: Path | str) -> Event:
-    """Read one TRF file as an event of one section."""
+def read(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
+    """Read one TRF file as an event of one section. ``event_date`` is the date of a file
+    that gives none (a file without a date is refused without it); ``systems`` those of a
+    section whose file states neither systems nor a time control we can read (else R);
+    ``data`` the file's bytes, when the caller has read them."""
     path = Path(path)
-    return parse(path.read_bytes(), str(path), path.stem)
+    return parse(path.read_bytes() if data is None else data, str(path), path.stem,
+                 event_date=event_date, systems=systems)
 
 
-def parse(data: bytes, source: str = "<trf>", stem: str = "trf") -> Event:
+def parse(data: bytes, source: str = "<trf>", stem: str = "trf", *,
+          event_date: date | None = None, systems: tuple[System, ...] | None = None) -> Event:
     """Parse the bytes of a TRF file; ``stem`` is the event id when the file has none."""
-    reader = _Reader()
+    reader = _Reader(event_date, systems)
     event = reader.read(_lines(data), stem)
     if reader.issues or event is None:
         raise ParseError(source, sorted(reader.issues, key=_line_of))
@@ -125,7 +132,7 @@ def parse(data: bytes, source: str = "<trf>", stem: str = "trf") -> Event:
 
 def _line_of(issue: Issue) -> int:
     """Issues in the order of the file (those of no one line first)."""
-    m = re.match(r"line (\d+)", issue.where)
+    m = re.match(r"line ([0-9]+)", issue.where)
     return int(m[1]) if m else 0
 
 
@@ -158,7 +165,10 @@ class _PlayerLine:
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, event_date: date | None = None,
+                 systems: tuple[System, ...] | None = None) -> None:
+        self.event_date = event_date
+        self.given_systems = systems
         self.issues: list[Issue] = []
         self.header: dict[str, str] = {}
         self.header_line: dict[str, int] = {}
@@ -214,9 +224,9 @@ class _Reader:
             self.read_xus(number, line)
         elif code == "DAT":  # Tornelo: DAT 0002 ID:USCF 12345678
             tokens = line.split()
-            if len(tokens) >= 4 and tokens[1].isdigit() and tokens[2].upper() == "ID:USCF":
+            if len(tokens) >= 4 and is_digits(tokens[1]) and tokens[2].upper() == "ID:USCF":
                 self.dat_ids[int(tokens[1])] = tokens[3]
-        elif re.fullmatch(r"\d\d2", code) and code not in self.header:
+        elif re.fullmatch(r"[0-9][0-9]2", code) and code not in self.header:
             self.header[code] = line[4:].strip()
             self.header_line[code] = number
         elif _is_national(line):
@@ -267,7 +277,11 @@ class _Reader:
         if self.round_dates:
             start = start or min(self.round_dates)
             end = end or max(self.round_dates)
-        start = start or end or NO_DATE
+        start = start or end or self.event_date
+        if start is None:
+            self.issues.append(undated("", "a 042 start date, a 052 end date or 132 round "
+                                           "dates"))
+            start = UNDATED
         return start, end or start
 
     def time_control(self) -> tuple[str | None, bool]:
@@ -287,7 +301,7 @@ class _Reader:
             except ValueError:
                 self.add(f"line {self.xus_line}", f"systems {self.xus['systems']!r}: expected "
                                                   "R, Q, B, OR, OQ, OB separated by commas")
-        return None if tc_ok else (System.R,)
+        return None if tc_ok else (self.given_systems or (System.R,))
 
     def section_type(self) -> SectionType:
         if "type" in self.xus:
@@ -313,7 +327,7 @@ class _Reader:
         value = self.xus.get(key)
         if value is None:
             return default
-        if not value.isdigit():
+        if not is_digits(value):
             self.add(f"line {self.xus_line}", f"{key} {value!r}: expected a whole number")
             return default
         return int(value)
@@ -334,7 +348,7 @@ class _Reader:
                 continue
             rating = None
             text = line[48:52].strip()
-            if text and not text.isdigit():
+            if text and not is_digits(text):
                 self.add(f"line {number}, columns 49-52", f"national rating {text!r}: expected "
                                                           "digits")
             elif text and int(text) > 0:
@@ -381,7 +395,7 @@ def _is_national(line: str) -> bool:
     code = line[:3]
     return (re.fullmatch(r"[A-Z]{3}", code) is not None and code not in PROGRAM_CODES
             and not code.startswith(PROGRAM_PREFIXES) and line[3:4] in ("", " ")
-            and re.fullmatch(r" *\d+", line[4:8]) is not None)
+            and re.fullmatch(r" *[0-9]+", line[4:8]) is not None)
 
 
 # -- 001 lines by columns -------------------------------------------------------------------
@@ -392,19 +406,19 @@ def _by_columns(number: int, line: str, problems: list[Issue],
     what fits but is wrong."""
     here = f"line {number}"
     pair_text = line[4:8]
-    pair_ok = line[3:4] == " " and re.fullmatch(r" *[1-9]\d*", pair_text) is not None
+    pair_ok = line[3:4] == " " and re.fullmatch(r" *[1-9][0-9]*", pair_text) is not None
     if not pair_ok:
         problems.append(Issue(f"{here}, columns 5-8", f"starting rank {pair_text.strip()!r}: "
                                                       "expected a number from 1, right-aligned"))
     fide_text = line[48:52].strip()
-    if fide_text and not fide_text.isdigit():
+    if fide_text and not is_digits(fide_text):
         values.append(Issue(f"{here}, columns 49-52", f"FIDE rating {fide_text!r}: expected "
                                                       "digits or blanks"))
     if line[89:91].strip():
         problems.append(Issue(f"{here}, columns 90-91", f"{line[89:91]!r} where the round "
                                                         "cells start: expected blanks"))
     player = _PlayerLine(number, int(pair_text) if pair_ok else 0,
-                         line[14:47].strip(), int(fide_text) if fide_text.isdigit() else None,
+                         line[14:47].strip(), whole(fide_text),
                          _birth(line[68:80]))
     end = len(line.rstrip())
     for k, start in enumerate(range(91, end, 10), start=1):
@@ -419,7 +433,7 @@ def _grid_cell(line: str, start: int, where: str, problems: list[Issue]) -> _Cel
     seg = line[start:start + 8].ljust(8)
     opp, colour, result = seg[0:4], seg[5].upper(), seg[7].strip().upper()
     bad = []
-    if not re.fullmatch(r" *\d*", opp):
+    if not re.fullmatch(r" *[0-9]*", opp):
         bad.append(f"opponent {opp!r} (expected a starting rank, 0000 or blanks)")
     if colour not in COLOURS + " ":
         bad.append(f"colour {seg[5]!r} (expected w, b, - or blank)")
@@ -439,7 +453,7 @@ def _grid_cell(line: str, start: int, where: str, problems: list[Issue]) -> _Cel
 
 TITLES = {"GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", "G", "M", "F", "WG", "WM", "WF",
           "C", "WC"}
-_POINTS = re.compile(r"^\d{1,3}\.\d$")
+_POINTS = re.compile(r"^[0-9]{1,3}\.[0-9]$")
 
 
 def _by_tokens(number: int, line: str) -> _PlayerLine | None:
@@ -447,7 +461,7 @@ def _by_tokens(number: int, line: str) -> _PlayerLine | None:
     Mirzoev,Azer 2527 AZE ...``): the starting rank, the static fields up to the points,
     then the cells. None when the tokens do not make such a line."""
     tokens = line.split()
-    if len(tokens) < 2 or tokens[0] != "001" or not tokens[1].isdigit():
+    if len(tokens) < 2 or tokens[0] != "001" or not is_digits(tokens[1]):
         return None
     points_at = next((i for i in range(2, len(tokens)) if _POINTS.match(tokens[i])), None)
     if points_at is None:
@@ -466,13 +480,14 @@ def _static_tokens(number: int, pair: int, tokens: list[str]) -> _PlayerLine:
     [sex] [title] name... [rating] [federation] [FIDE id] [birth date]."""
     rest = list(tokens)
     birth = None
-    if rest and re.fullmatch(r"\d{4}([./]\d\d[./]\d\d)?|\d\d[./]\d\d[./]\d{4}", rest[-1]):
+    if rest and re.fullmatch(r"[0-9]{4}([./][0-9]{2}[./][0-9]{2})?|[0-9]{2}[./][0-9]{2}[./][0-9]{4}",
+                             rest[-1]):
         birth = _birth(rest.pop())
-    if len(rest) > 1 and re.fullmatch(r"\d{5,11}", rest[-1]):
+    if len(rest) > 1 and re.fullmatch(r"[0-9]{5,11}", rest[-1]):
         rest.pop()  # FIDE id
     if rest and re.fullmatch(r"[A-Z]{3}", rest[-1]):
         rest.pop()  # federation
-    fide = int(rest.pop()) if len(rest) > 1 and re.fullmatch(r"\d{1,4}", rest[-1]) else None
+    fide = int(rest.pop()) if len(rest) > 1 and re.fullmatch(r"[0-9]{1,4}", rest[-1]) else None
     if len(rest) > 1 and rest[0].lower() in ("m", "w", "f", "u"):
         rest.pop(0)
     if len(rest) > 1 and rest[0].upper() in TITLES:
@@ -489,7 +504,7 @@ def _cell_tokens(tokens: list[str], points: float) -> list[tuple[int, str, str]]
     """
     candidates = []
     for has_rank in (True, False):
-        if has_rank and not (tokens and tokens[0].isdigit()):
+        if has_rank and not (tokens and is_digits(tokens[0])):
             continue
         cells = _split_cells(tokens[1:] if has_rank else tokens)
         if cells is not None:
@@ -509,7 +524,7 @@ def _split_cells(tokens: list[str]) -> list[tuple[int, str, str]] | None:
     from the end, so that long lines need no recursion)."""
 
     def opp(t: str) -> bool:
-        return re.fullmatch(r"\d{1,4}", t) is not None
+        return re.fullmatch(r"[0-9]{1,4}", t) is not None
 
     def colour(t: str) -> bool:
         return t.upper() in ("W", "B", "-")
@@ -553,11 +568,11 @@ def _split_cells(tokens: list[str]) -> list[tuple[int, str, str]] | None:
 MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
 _DATES = (
-    (re.compile(r"(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})"), "ymd"),
-    (re.compile(r"(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})"), "dmy"),
-    (re.compile(r"(\d\d)/(\d\d)/(\d\d)"), "ymd"),  # 132 round dates: YY/MM/DD
-    (re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})"), "mdy"),
-    (re.compile(r"(\d{1,2})\.?\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})"), "dmy"),
+    (re.compile(r"([0-9]{4})\s*[/.-]\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{1,2})"), "ymd"),
+    (re.compile(r"([0-9]{1,2})\s*[/.-]\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4})"), "dmy"),
+    (re.compile(r"([0-9][0-9])/([0-9][0-9])/([0-9][0-9])"), "ymd"),  # 132 round dates: YY/MM/DD
+    (re.compile(r"([A-Za-z]{3})[a-z]*\.?\s+([0-9]{1,2}),?\s+([0-9]{4})"), "mdy"),
+    (re.compile(r"([0-9]{1,2})\.?\s+([A-Za-z]{3})[a-z]*\.?\s+([0-9]{4})"), "dmy"),
 )
 
 
@@ -607,7 +622,7 @@ def decode_time_control(code: str) -> str | None:
     parts, increment = [], None
     periods = code.split(":")
     for i, period in enumerate(periods):
-        m = re.fullmatch(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?", period)
+        m = re.fullmatch(r"(?:([0-9]+)/)?([0-9]+)(?:\+([0-9]+))?", period)
         if m is None:
             return None
         minutes = f"{int(m[2]) / 60:g}"
@@ -626,8 +641,9 @@ def decode_time_control(code: str) -> str | None:
 TRF_CODES = {"W": "1", "L": "0", "D": "=", "X": "+", "F": "-", "H": "H", "B": "F", "U": "Z"}
 
 
-def write(event: Event, path: Path | str) -> None:
-    """Write ``event`` as TRF16: one file, or one per section (``<stem>-s<N><suffix>``)."""
+def write(event: Event, path: Path | str) -> list[Path]:
+    """Write ``event`` as TRF16: one file, or one per section (``<stem>-s<N><suffix>``);
+    the paths written, in section order."""
     path = Path(path)
     targets = [(event.sections[0], path)] if len(event.sections) == 1 else [
         (s, path.with_name(f"{path.stem}-s{s.number}{path.suffix or '.trf'}"))
@@ -635,6 +651,7 @@ def write(event: Event, path: Path | str) -> None:
     texts = [(target, section_text(event, s)) for s, target in targets]
     for target, text in texts:
         target.write_bytes(text.encode("utf-8"))
+    return [target for target, _ in texts]
 
 
 def section_text(event: Event, s: Section) -> str:

@@ -49,7 +49,8 @@ a match to its games is by players and rounds, because match.json is not publish
 Decisions where the schemas are silent (docs/formats.md repeats them): the tournament's
 own name and dates are not in the published schemas, so ``title`` or ``name`` and
 ``beginDate``/``endDate`` (YYYY-MM-DD or MM/DD/YYYY) are read when present, else
-``event_date`` or today; the event id is the file name. ``base.rating`` has no N: it is
+``event_date`` (``--date``); a file with neither is refused. The event id is the file
+name. ``base.rating`` has no N: it is
 filed under the section's main system (R for a dual or unknown time control, else its
 one system) as ``Rating(r, 26, games_known=False)``, or as the FIDE rating when
 ``mainRating`` is 2. Sections with ``USCFratable`` 0 are left out
@@ -60,6 +61,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -67,7 +69,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from .common import kind_of, load_json, systems_of
+from .archive import Reader as archive_reader
+from .common import MAX_RATING, UNDATED, kind_of, load_json, systems_of, undated
 from .errors import Issue, ParseError
 
 #: result code -> (first player's code, second player's code) for a game between two players.
@@ -84,10 +87,13 @@ MAX_GAMES_PER_ROUND = 10
 FIDE_STANDARD = 2
 
 
-def read(path: Path | str, *, event_date: date | None = None) -> Event:
-    """Read a WinTD tournament file (zipped ``.ptoz`` or its JSON)."""
+def read(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
+    """Read a WinTD tournament file (zipped ``.ptoz`` or its JSON). ``event_date``: the
+    date of a file that gives none (refused without it); ``systems``: those of sections
+    without a time control we can read; ``data``: the file's bytes, if already read."""
     path = Path(path)
-    raw = path.read_bytes()
+    raw = path.read_bytes() if data is None else data
     source = str(path)
     if raw[:4] == b"PK\x03\x04":
         raw = _unzip(raw, source)
@@ -96,7 +102,7 @@ def read(path: Path | str, *, event_date: date | None = None) -> Event:
     except UnicodeDecodeError as error:
         raise ParseError(source, [Issue("", f"not UTF-8 text ({error.reason} at byte "
                                         f"{error.start})")]) from None
-    return parse(text, source, event_id=path.stem, event_date=event_date)
+    return parse(text, source, event_id=path.stem, event_date=event_date, systems=systems)
 
 
 def _unzip(raw: bytes, source: str) -> bytes:
@@ -108,9 +114,9 @@ def _unzip(raw: bytes, source: str) -> bytes:
             if name is None:
                 raise ParseError(source, [Issue("zip", "expected one internal file called "
                                                 f"'Json', found {names}")])
-            return archive.read(name)
+            return archive_reader(archive, source).read(archive.getinfo(name))
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError,
-            RuntimeError) as error:
+            RuntimeError, zlib.error) as error:
         if isinstance(error, ParseError):
             raise
         raise ParseError(source, [Issue("zip", f"not a readable zip file ({error})")]) from None
@@ -122,9 +128,9 @@ def claims(text: str) -> bool:
 
 
 def parse(text: str, source: str = "<wintd>", *, event_id: str = "",
-          event_date: date | None = None) -> Event:
+          event_date: date | None = None, systems: tuple[System, ...] | None = None) -> Event:
     data = load_json(text, source)
-    reader = _Reader()
+    reader = _Reader(systems)
     event = reader.event(data, event_id, event_date)
     if reader.issues or event is None:
         raise ParseError(source, reader.issues)
@@ -140,7 +146,8 @@ class _Entrant:
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, systems: tuple[System, ...] | None = None) -> None:
+        self.given_systems = systems
         self.issues: list[Issue] = []
         self.games: list[Any] = []
         self.players: list[Any] = []
@@ -166,7 +173,10 @@ class _Reader:
         self.players, self.games = arrays["players"], arrays["games"]
         start = self.calendar_date(data.get("beginDate"), "beginDate")
         end = self.calendar_date(data.get("endDate"), "endDate")
-        start = start or end or event_date or date.today()
+        start = start or end or event_date
+        if start is None:
+            self.issues.append(undated("beginDate", "beginDate or endDate"))
+            start = UNDATED  # reading goes on, to report every problem
         end = end or start
         name = data.get("title", data.get("name", ""))
         if not isinstance(name, str):
@@ -234,7 +244,8 @@ class _Reader:
         if tc is not None and not isinstance(tc, str):
             self.fail(f"{where}.TC", f"expected text, found {kind_of(tc)}")
             tc = None
-        systems = systems_of(tc, start)
+        own = systems_of(tc, start)
+        systems = own or self.given_systems
         main = System.R if not systems or System.R in systems else systems[0]
         pairs = {e.index: e.pair for e in entrants}
         self.check_pairs(entrants)
@@ -245,6 +256,7 @@ class _Reader:
             number=index + 1, start_date=start, end_date=end, players=players,
             name=str(s.get("title") or s.get("abbrev") or "").strip(), time_control=tc,
             type=SectionType.ROUND_ROBIN if isinstance(rr, int) and rr > 0 else SectionType.SWISS,
+            systems=None if own else self.given_systems,
         )
 
     def check_pairs(self, entrants: list[_Entrant]) -> None:
@@ -261,7 +273,8 @@ class _Reader:
                main: System, fide_main: bool) -> Player:
         where = f"players[{e.index}]"
         rating = e.base.get("rating", 0)
-        if not isinstance(rating, (int, float)) or isinstance(rating, bool) or rating < 0:
+        if not isinstance(rating, (int, float)) or isinstance(rating, bool) \
+                or not 0 <= rating <= MAX_RATING:
             self.fail(f"{where}.base.rating", f"expected a rating (a number >= 0), "
                       f"found {rating!r}")
             rating = 0
