@@ -104,17 +104,17 @@ def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path
 
     def between(report: EventRated) -> None:
         if report.event_id == events[3].id:
-            office.set_floor(member, System.R, 2400, floor_from, "prize")
+            office.set_floor(member, System.R, 2200, floor_from, "prize")
 
     office.rate_many(events, on_event=between, commit_every=0)
     expected.rate_many(events[:4])
-    expected.set_floor(member, System.R, 2400, floor_from, "prize")
+    expected.set_floor(member, System.R, 2200, floor_from, "prize")
     expected.rate_many(events[4:])
     assert dump(office) == dump(expected)
     with office.engine.connect() as c:
         later = [h for h in queries.player(c, member)["history"]  # type: ignore[index]
                  if h["system"] == "R" and date.fromisoformat(h["end_date"]) >= floor_from]
-    assert later and all(h["post"] >= 2400 for h in later)
+    assert later and all(h["post"] >= 2200 for h in later)
 
 
 def test_event_explanations_match_the_reference_on_the_same_input(office: Office) -> None:

@@ -83,7 +83,7 @@ def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch,
         office.import_members(members())
         first = events[0].sections[0].players
         office.merge(first[0].id, first[1].id)
-        office.set_floor(first[2].id, System.R, 1234.0, date(2000, 1, 1), "a prize")
+        office.set_floor(first[2].id, System.R, 1200.0, date(2000, 1, 1), "a prize")
         office.rate_many(events[:10] + events[13:])
         office.rate_many(events[10:13])  # dated among those rated: the later ones again
     return ways

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +15,22 @@ from ..core.model import System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
+from ..formats.common import parse_systems
 from ..formats.errors import ParseError
 from ..office import queries
 from ..office.collector import fewer_collections
-from ..office.db import DatabaseError
+from ..office.db import DatabaseError, check_schema, check_url, database_url, shown_url
 from ..office.members import read_members
-from ..office.office import COMMIT_EVERY, PRE_FROM_DATABASE, EventRated, Office, OfficeError
+from ..office.office import (
+    COMMIT_EVERY,
+    PRE_FROM_DATABASE,
+    EventRated,
+    Office,
+    OfficeError,
+    failed_event,
+)
 from ..office.submission import Submission
-from .reading import BadFile, Checked, InOrder, OutOfOrder, Reader
+from .reading import BadFile, Checked, FileOptions, InOrder, OutOfOrder, Reader, named
 from .warnings import warn_lacking
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
@@ -33,14 +41,100 @@ def _office(ctx: click.Context) -> Office:
     return office
 
 
-@click.group()
+#: the commands that may create a database; every other one needs it to exist
+CREATING = ("init", "upgrade")
+
+
+class _OfficeGroup(click.Group):
+    """Commands whose database errors (a server that cannot be reached, a file that is
+    not a database) end in a message that says so, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        url = shown_url(database_url(ctx.params.get("url")).replace("+psycopg", ""))
+        try:
+            return super().invoke(ctx)
+        except DatabaseError as error:
+            message = str(error)
+            raise click.ClickException(
+                message if message.startswith(url) else f"{url}: {message}") from None
+        except click.exceptions.Exit:
+            raise
+        except Exception as error:
+            from sqlalchemy.exc import SQLAlchemyError
+
+            if not isinstance(error, SQLAlchemyError):
+                raise
+            raise click.ClickException(
+                f"{url}: cannot use the database: "
+                f"{_first_line(getattr(error, 'orig', None) or error)}") from None
+
+
+def _first_line(error: object) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+@click.group(cls=_OfficeGroup)
 @click.option("--db", "url", envvar="USCF_DB", default=None, metavar="URL",
               help="sqlite:///path (default sqlite:///uscf-office.db) or postgresql://...; "
                    "also $USCF_DB.")
 @click.pass_context
 def db(ctx: click.Context, url: str | None) -> None:
-    """The ratings office: a database that rates events in order and keeps the history."""
+    """The ratings office: a database that rates events in order and keeps the history.
+
+    Only `init` and `upgrade` create a database; every other command refuses a URL
+    with no database behind it."""
+    try:
+        check_url(url, must_exist=ctx.invoked_subcommand not in CREATING)
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
     ctx.obj = Office(url)
+
+
+def _systems_option(_ctx: click.Context, _param: click.Parameter, text: str | None
+                    ) -> tuple[System, ...] | None:
+    if not text:
+        return None
+    try:
+        return parse_systems(text)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _date_option(_ctx: click.Context, _param: click.Parameter, value: datetime | None
+                 ) -> date | None:
+    return None if value is None else value.date()
+
+
+def file_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say how to read event files: --from, --date, --systems."""
+    from ..formats.detect import FORMATS
+
+    for option in reversed((
+        click.option("--from", "from_format", type=click.Choice([f.name for f in FORMATS]),
+                     help="The input format, if the content and extension do not tell it."),
+        click.option("--date", "event_date", type=click.DateTime(["%Y-%m-%d"]),
+                     callback=_date_option,
+                     help="The date of files that give none (a file without a date is "
+                          "refused); a file that states another start date is refused."),
+        click.option("--systems", callback=_systems_option, metavar="R,Q",
+                     help="Rating systems of sections whose file names neither systems "
+                          "nor a time control; a file that states others is refused."),
+    )):
+        command = option(command)
+    return command
+
+
+def _read_one(file: Path, options: FileOptions) -> Any:
+    """An event file read and checked as `uscf db rate` reads it, its warnings shown."""
+    from .reading import read_checked
+
+    try:
+        event, _text, notes = read_checked(file, options)
+    except (*FAILURES, BadFile) as error:
+        raise click.ClickException(named(file, error)) from None
+    for note in notes:
+        click.echo(f"warning: {file}: {note}", err=True)
+    return event
 
 
 @db.command()
@@ -61,12 +155,21 @@ def upgrade(ctx: click.Context) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_context
 def import_members(ctx: click.Context, file: Path) -> None:
-    """Import members (CSV, JSON, or the US Chess rating supplement)."""
+    """Import members (CSV, JSON, or the US Chess rating supplement).
+
+    Refused whole, naming each member and field, if a rating or N is out of range
+    (no rating is below the absolute floor of 100), one id is listed with two names, or
+    a birth date comes after a section the member played."""
     try:
-        count = _office(ctx).import_members(read_members(file))
+        records = read_members(file)
+        rerated = _office(ctx).import_members(records, str(file))
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"imported {count} members")
+    click.echo(f"imported {len(records)} members{_rerated(rerated)}")
+
+
+def _rerated(sections: int) -> str:
+    return f"; {sections} section(s) re-rated" if sections else "; nothing to re-rate"
 
 
 @db.command()
@@ -82,9 +185,14 @@ def import_members(ctx: click.Context, file: Path) -> None:
               show_default=True, metavar="GAMES",
               help="Commit whole events in groups of about GAMES games (0: each event "
                    "alone).")
+@click.option("--assign-ids", is_flag=True,
+              help="Give each player without a member id the id EVENT/SECTION/PAIR "
+                   "(else such a file is refused).")
+@file_options
 @click.pass_context
 def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str,
-         check_first: bool, commit_every: int) -> None:
+         check_first: bool, commit_every: int, assign_ids: bool, from_format: str | None,
+         event_date: date | None, systems: tuple[System, ...] | None) -> None:
     """Store and rate events in order of their sections' dates, whole events to a
     transaction.
 
@@ -98,11 +206,18 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     terminal a progress bar shows on stderr; otherwise each event gets a line on stdout
     once its transaction commits. Ctrl-C stops: the events rated since the last commit
     are rolled back, and the database holds whole events only.
+
+    Refused: a file that cannot be read or rated (every such file is listed), two files
+    of one event, a player without a member id (unless --assign-ids), two players of one
+    id who played each other, a birth date after the section. One id under two names is
+    a warning.
     """
     office = _office(ctx)
     run = _Run(ctx, office, len(files), replace, pre_ratings, commit_every)
+    options = FileOptions(from_format, event_date, systems, assign_ids)
     # the readers are forked inside: they collect less often too
-    with fewer_collections(), Reader(len(files), beside_the_loop=not check_first) as reader:
+    with fewer_collections(), Reader(len(files), beside_the_loop=not check_first,
+                                     options=options) as reader:
         first_pass = None if check_first else reader.first_pass(list(files))
         taken = InOrder(reader.check(list(files)) if first_pass is None else
                         first_pass.results(), run.checked)
@@ -125,11 +240,21 @@ class _Run:
         self.lines = not sys.stdout.isatty() or files < 2  # else a bar and a summary
         self.done: list[EventRated] = []
         self.bar: Any = None  #: the bar of the files checked, while one shows
+        self.files_of: dict[str, Path] = {}  #: each event's file, to name it in an error
 
     def checked(self, item: Checked) -> None:
         if self.bar is not None:
             self.bar.update(1)
+        self.files_of[item.key[2]] = item.path
+        for note in item.notes:
+            click.echo(f"warning: {item.path}: {note}", err=True)
         warn_lacking(str(item.path), item.lacking, known=self.office)
+
+    def failure(self, error: Exception) -> click.ClickException:
+        """The error of rating an event, naming its file."""
+        event_id = failed_event(error)
+        path = self.files_of.get(event_id) if event_id is not None else None
+        return click.ClickException(str(error) if path is None else named(path, error))
 
     def files_bar(self, label: str) -> Any:
         return click.progressbar(length=self.files, label=label, file=sys.stderr,
@@ -144,8 +269,10 @@ class _Run:
                 self.rate_many(taken.events(), self.rated, hold_commits=lambda: not settled())
             except OutOfOrder:  # rolled back: `rest` goes on with what ``taken`` checked
                 return False
-            except (BadFile, *FAILURES) as error:
+            except BadFile as error:
                 raise click.ClickException(str(error)) from None
+            except FAILURES as error:
+                raise self.failure(error) from None
             except KeyboardInterrupt:
                 self.stopped()
         self.bar = None
@@ -183,7 +310,7 @@ class _Run:
             try:
                 self.rate_many(reader.events(checked), rated)
             except FAILURES as error:
-                raise click.ClickException(str(error)) from None
+                raise self.failure(error) from None
             except KeyboardInterrupt:
                 self.stopped()
         self.summary(games)
@@ -220,16 +347,25 @@ class _Run:
 @db.command()
 @click.argument("event_id")
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
+@click.option("--force-id", is_flag=True,
+              help="Store FILE as EVENT_ID even though it names another event id.")
+@file_options
 @click.pass_context
-def correct(ctx: click.Context, event_id: str, file: Path) -> None:
-    """Replace a rated event by a corrected FILE and re-rate what follows."""
-    from ..formats.detect import read_any
+def correct(ctx: click.Context, event_id: str, file: Path, force_id: bool,
+            from_format: str | None, event_date: date | None,
+            systems: tuple[System, ...] | None) -> None:
+    """Replace a rated event by a corrected FILE and re-rate what follows.
 
+    Refused if FILE is of another event (its event id differs from EVENT_ID) unless
+    --force-id, and for every reason `uscf db rate` refuses a file."""
+    event = _read_one(file, FileOptions(from_format, event_date, systems))
     try:
-        results = _office(ctx).correct(event_id, read_any(file))
+        corrected = _office(ctx).correct(event_id, event, force_id=force_id)
     except FAILURES as error:
-        raise click.ClickException(str(error)) from None
-    click.echo(f"corrected {event_id}: {len(results)} section(s) re-rated")
+        raise click.ClickException(named(file, error)) from None
+    click.echo(f"corrected {event_id}: its {len(corrected.results)} section(s) re-rated"
+               + (f", and {corrected.rerated} later section(s) of other events"
+                  if corrected.rerated else ", nothing after it to re-rate"))
 
 
 @db.command()
@@ -238,10 +374,10 @@ def correct(ctx: click.Context, event_id: str, file: Path) -> None:
 def withdraw(ctx: click.Context, event_id: str) -> None:
     """Remove a rated event and re-rate what follows."""
     try:
-        _office(ctx).withdraw(event_id)
+        rerated = _office(ctx).withdraw(event_id)
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"withdrew {event_id}")
+    click.echo(f"withdrew {event_id}{_rerated(rerated)}")
 
 
 @db.command()
@@ -249,15 +385,17 @@ def withdraw(ctx: click.Context, event_id: str) -> None:
 @click.argument("drop")
 @click.pass_context
 def merge(ctx: click.Context, keep: str, drop: str) -> None:
-    """Merge member id DROP into KEEP (one person with two ids)."""
+    """Merge member id DROP into KEEP (one person with two ids).
+
+    Refused if the two ids played in one section (they were two people there)."""
     try:
-        _office(ctx).merge(keep, drop)
+        rerated = _office(ctx).merge(keep, drop)
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"merged {drop} into {keep}")
+    click.echo(f"merged {drop} into {keep}{_rerated(rerated)}")
 
 
-@db.command("set-floor")
+@db.command("set-floor", context_settings={"ignore_unknown_options": True})
 @click.argument("member")
 @click.argument("system", type=click.Choice([s.value for s in System]))
 @click.argument("floor", type=float)
@@ -267,13 +405,18 @@ def merge(ctx: click.Context, keep: str, drop: str) -> None:
 @click.pass_context
 def set_floor(ctx: click.Context, member: str, system: str, floor: float, effective: object,
               reason: str) -> None:
-    """Set or lower a member's floor by hand."""
+    """Set or lower a member's floor by hand.
+
+    FLOOR is a 100-point level from 100 to 2200: a prize floor (section 5, up to
+    2000), a lowered floor after a match (section 7: 100 below the old one) or an earned
+    floor carried over from another record. Anything else is refused."""
     assert hasattr(effective, "date")
     try:
-        _office(ctx).set_floor(member, System(system), floor, effective.date(), reason)
+        rerated = _office(ctx).set_floor(member, System(system), floor, effective.date(),
+                                         reason)
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"floor of {member} in {system} set to {floor:g}")
+    click.echo(f"floor of {member} in {system} set to {floor:g}{_rerated(rerated)}")
 
 
 @db.command("correct-member")
@@ -292,11 +435,13 @@ def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rat
         changes["fide_rating"] = fide_rating
     if fide_date is not None:
         changes["fide_date"] = fide_date.date()  # type: ignore[attr-defined]
+    if not changes:
+        raise click.UsageError("nothing to correct: give --birth-date, --fide or --fide-date")
     try:
-        _office(ctx).correct_member(member, **changes)
+        rerated = _office(ctx).correct_member(member, **changes)
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"corrected {member}")
+    click.echo(f"corrected {member}{_rerated(rerated)}")
 
 
 @db.command()
@@ -306,6 +451,7 @@ def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rat
 def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
     """A member's current ratings, floors and history."""
     with _office(ctx).engine.connect() as c:
+        check_schema(c)
         found = queries.player(c, member_id)
     if found is None:
         raise click.ClickException(f"member {member_id} is not in the database")
@@ -331,6 +477,7 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
 def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
     """An event's crosstable with the explanation of each rating."""
     with _office(ctx).engine.connect() as c:
+        check_schema(c)
         found = queries.event(c, event_id)
     if found is None:
         raise click.ClickException(f"event {event_id} is not in the database")
@@ -359,6 +506,7 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
     """The rating list (supplement) as of a date."""
     day: date = as_of.date()  # type: ignore[attr-defined]
     with _office(ctx).engine.connect() as c:
+        check_schema(c)
         entries = queries.rating_list(c, day, System(system))
     if fmt == "json":
         click.echo(json.dumps([{"id": e.id, "name": e.name, "rating": e.rating,

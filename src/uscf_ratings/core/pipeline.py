@@ -190,8 +190,8 @@ def _finish(section: Section, rules: RuleSet, system: System, prior: Prior,
         notes=() if prior.rating is None or prior.rating.games_known else (
             f"N was not in the input; assumed N = {prior.rating.games}",),
     )
-    if m == 0:
-        return replace(base, state_after=prior.rating, games_after=prior.n)
+    if m == 0:  # the rating stands as it was: the published record shows it unchanged
+        return replace(base, post=base.pre, state_after=prior.rating, games_after=prior.n)
     state = history_after(prior, games, section)
     floors = floors_for(prior, games, state, system, rules)
     final, applied = held_by_floors(steps[-1].rating, floors)

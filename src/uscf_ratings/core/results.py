@@ -62,7 +62,9 @@ class RatingResult:
     floors: Floors | None = None
     floor_applied: str | None = None  #: which floor raised the rating, if one did
     match_cap: str | None = None  #: which match cap limited the change, if one did
-    post: float | None = None  #: None when the player had no rated game
+    #: the post-event rating: the pre-event rating where m = 0; None for an unrated
+    #: player with no rated game (no rating to keep)
+    post: float | None = None
     games_after: int | None = None
     state_after: Rating | None = None
     notes: tuple[str, ...] = ()
@@ -125,4 +127,4 @@ def outcomes_of(result: SectionResult) -> tuple[Outcome, ...]:
         Outcome(player.pair, system, r.pre, r.pre_games, r.post, r.games_after or 0,
                 r.floors.floor if r.floors else None, r.state_after)
         for player in result.players for system, r in player.ratings.items()
-        if r.post is not None and r.state_after is not None)
+        if r.m and r.post is not None and r.state_after is not None)

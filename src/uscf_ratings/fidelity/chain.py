@@ -87,7 +87,7 @@ def chain(shared: Path, url: str, carry_history: bool, import_floors: bool) -> C
             for player in result.players:
                 for system, rating in player.ratings.items():
                     pub = real.published.get((player.pair, system))
-                    if pub is None or rating.post is None or pub.decimals:
+                    if pub is None or rating.post is None or rating.m == 0 or pub.decimals:
                         continue
                     diff = abs(rounded_rating(rating.post) - pub.post)
                     figures.players += 1

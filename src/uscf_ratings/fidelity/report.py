@@ -106,7 +106,8 @@ def _compare(real: RealSection, result: SectionResult, report: Report) -> None:
     for player in result.players:
         for system, rating in player.ratings.items():
             pub = real.published.get((player.pair, system))
-            if pub is None or rating.post is None:
+            # a player with no rated game keeps the pre-event rating: nothing to compare
+            if pub is None or rating.post is None or rating.m == 0:
                 continue
             diff = _difference(rating, pub)
             exact = diff <= (DECIMAL_TOLERANCE if pub.decimals else 0)

@@ -40,6 +40,52 @@ def database_url(url: str | None = None) -> str:
     return url
 
 
+#: the schemes a database URL may have
+SCHEMES = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
+
+
+def shown_url(url: str) -> str:
+    """The URL without its password, to show in a message."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest and ":" in rest.split("@", 1)[0]:
+        user = rest.split("@", 1)[0].split(":", 1)[0]
+        rest = f"{user}:***@{rest.split('@', 1)[1]}"
+    return f"{scheme}{sep}{rest}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL; None for a database in memory or another kind."""
+    scheme, _, rest = database_url(url).partition("://")
+    if scheme != "sqlite" or rest in ("", "/", "/:memory:") or not rest.startswith("/"):
+        return None
+    return Path(rest[1:].split("?", 1)[0])
+
+
+def check_url(url: str | None, must_exist: bool = False) -> None:
+    """Refuse, with `DatabaseError`, a URL that names no database this program can open:
+    a bare path, an unknown scheme, a SQLite file in a folder that does not exist, or,
+    with ``must_exist`` (every command but ``uscf db init``), a SQLite file that does not
+    exist (it would be created empty)."""
+    given = url or os.environ.get("USCF_DB") or DEFAULT_URL
+    scheme, sep, rest = given.partition("://")
+    if not sep:
+        raise DatabaseError(f"{given!r} is not a database URL: expected sqlite:///PATH (such "
+                            f"as sqlite:///{given}) or postgresql://USER@HOST/NAME")
+    if scheme not in SCHEMES:
+        raise DatabaseError(f"{shown_url(given)}: unknown kind of database {scheme!r}: "
+                            "expected sqlite:///PATH or postgresql://USER@HOST/NAME")
+    path = sqlite_path(given)
+    if path is None:
+        if scheme == "sqlite" and rest not in ("", "/", "/:memory:"):
+            raise DatabaseError(f"{given}: expected sqlite:///PATH (three slashes)")
+        return
+    if not path.parent.is_dir():
+        raise DatabaseError(f"{given}: the folder {path.parent} does not exist")
+    if must_exist and not path.exists():
+        raise DatabaseError(f"{given}: there is no database at {path}: create one with "
+                            "`uscf db init`")
+
+
 def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if url.startswith("sqlite"):

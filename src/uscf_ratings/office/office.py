@@ -22,7 +22,14 @@ from ..core.results import SectionResult
 from ..core.validate import check_section
 from . import schema as t
 from .collector import fewer_collections
+from .admission import (
+    check_birth_date,
+    check_event,
+    check_hand_floor,
+    check_members,
+)
 from .db import Driver, check_schema, make_engine, upgrade, writing
+from .errors import AdmissionError, OfficeError
 from .explain import explain_event
 from .members import MemberRecord
 from .run import (
@@ -47,8 +54,9 @@ from .store import (
 )
 from .submission import Submission, submission
 
-__all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY", "Office",
-           "OfficeError", "count_rows", "fill_from_database", "section_key"]
+__all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY",
+           "AdmissionError", "Corrected", "Office", "OfficeError", "count_rows",
+           "fill_from_database", "section_key"]
 
 #: `Office.rate_many` commits once the events since its last commit hold this many
 #: games. A commit waits for the disk (SQLite syncs the WAL) and writes every page the
@@ -57,10 +65,6 @@ __all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_
 #: as long as in groups of 50,000 (docs/performance.md). An interruption loses the open
 #: group, a second or two of rating.
 COMMIT_EVERY = 50_000
-
-
-class OfficeError(ValueError):
-    """An office operation that cannot be done as asked (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,15 @@ class EventRated:
     ratings: int  #: player-systems rated in all of them
 
 
+@dataclass(frozen=True)
+class Corrected:
+    """What `Office.correct` did: the event's sections with their explanations, and
+    how many later sections of other events it rated again."""
+
+    results: list[SectionResult]
+    rerated: int
+
+
 class Office:
     """A ratings database and the operations on it."""
 
@@ -88,16 +101,26 @@ class Office:
 
     # --- members ---------------------------------------------------------------
 
-    def import_members(self, records: Sequence[MemberRecord]) -> int:
+    def import_members(self, records: Sequence[MemberRecord], source: str = "members") -> int:
+        """Add or update members and re-rate from the first section any of them played;
+        the number of sections re-rated. Refused whole (`AdmissionError`, every problem
+        named) if a number is out of range, an id is listed twice with different names
+        or a birth date comes after a section the member played."""
+        problems = check_members(records, source)
+        if problems:
+            raise AdmissionError(source, problems)
         with writing(self.engine) as c:
             check_schema(c)
+            played = _first_played(c, [r.id for r in records if r.birth_date is not None])
+            problems = [line for r in records if r.birth_date is not None
+                        for line in check_birth_date(r.id, r.birth_date, played.get(r.id))]
+            if problems:
+                raise AdmissionError(source, problems)
             for record in records:
                 upsert_member(c, record)
             audit(c, "import_members", {"count": len(records)})
             first = _first_key_of_members(c, [r.id for r in records])
-            if first is not None:
-                RatingRun(c).rate_from(first)
-        return len(records)
+            return _rerated(c, first)
 
     # --- events ----------------------------------------------------------------
 
@@ -107,6 +130,7 @@ class Office:
         explanations."""
         for section in event.sections:
             check_section(section)
+        _admit(event)
         taken = submission(event)
         with writing(self.engine) as c:
             check_schema(c)
@@ -167,12 +191,20 @@ class Office:
         queue.raise_error()
         return done
 
-    def correct(self, event_id: str, event: Event) -> list[SectionResult]:
-        """Replace a rated event by a corrected one and re-rate what follows."""
+    def correct(self, event_id: str, event: Event, force_id: bool = False) -> Corrected:
+        """Replace a rated event by a corrected one and re-rate what follows. Refused if
+        the corrected event names another event id, unless ``force_id`` says to store it
+        as ``event_id`` all the same (a file whose id was mistyped)."""
         if event.id != event_id:
+            if not force_id:
+                raise OfficeError(
+                    f"the corrected file is event {event.id!r}, not {event_id!r}: a "
+                    f"correction replaces an event by a file of the same event; if the file "
+                    f"is right and only its id differs, pass --force-id")
             event = replace(event, id=event_id)
         for section in event.sections:
             check_section(section)
+        _admit(event)
         taken = submission(event)
         with writing(self.engine) as c:
             check_schema(c)
@@ -186,25 +218,30 @@ class Office:
             new_first = taken.first_key
             run = RatingRun(c)
             run.add_event(taken, old[0])
-            run.rate_from(min(k for k in (old_first, new_first) if k is not None))
+            rated = run.rate_from(min(k for k in (old_first, new_first) if k is not None))
             audit(c, "correct", {"event": event_id})
-            return explain_event(c, event_id)
+            return Corrected(explain_event(c, event_id),
+                             sum(1 for r in rated if r.key[2] != event_id))
 
-    def withdraw(self, event_id: str) -> None:
-        """Remove a rated event and re-rate everything after it."""
+    def withdraw(self, event_id: str) -> int:
+        """Remove a rated event and re-rate everything after it; the number of sections
+        re-rated."""
         with writing(self.engine) as c:
             check_schema(c)
             first = _first_key_of_event(c, event_id)
             if first is None:
                 raise OfficeError(f"event {event_id} is not in the database")
             _remove_event(c, event_id)
-            RatingRun(c).rate_from(first)
+            rerated = _rerated(c, first)
             audit(c, "withdraw", {"event": event_id})
+            return rerated
 
     # --- office operations -----------------------------------------------------------
 
-    def merge(self, keep: str, drop: str) -> None:
-        """Two member ids that are one person: ``drop``'s games become ``keep``'s."""
+    def merge(self, keep: str, drop: str) -> int:
+        """Two member ids that are one person: ``drop``'s games become ``keep``'s; the
+        number of sections re-rated. Refused if the two ids played in one section: there
+        they were two people (or the section is wrong, and wants a correction)."""
         if keep == drop:
             raise OfficeError("cannot merge a member id into itself")
         with writing(self.engine) as c:
@@ -212,16 +249,31 @@ class Office:
             for ident in (keep, drop):
                 if not c.execute(select(t.members.c.id).where(t.members.c.id == ident)).first():
                     raise OfficeError(f"member {ident} is not in the database")
+            merged = aliases(c)
+            if merged.get(drop, drop) == merged.get(keep, keep):
+                raise OfficeError(f"member {drop} is merged into {keep} already")
+            met = _sections_with_both(c, merged, keep, drop)
+            if met:
+                shown = ", ".join(f"event {e} section {n}" for e, n in met[:5])
+                more = f" and {len(met) - 5} more" if len(met) > 5 else ""
+                raise OfficeError(f"members {keep} and {drop} both played in {shown}{more}: "
+                                  "one person cannot be two players of a section; correct "
+                                  "those sections first if an id there is wrong")
             first = _first_key_of_members(c, [keep, drop])
             c.execute(update(t.members).where(t.members.c.id == drop).values(merged_into=keep))
-            if first is not None:
-                RatingRun(c).rate_from(first)
+            rerated = _rerated(c, first)
             audit(c, "merge", {"keep": keep, "drop": drop})
+            return rerated
 
     def set_floor(self, member: str, system: System, floor: float, effective: date,
-                  reason: str) -> None:
+                  reason: str) -> int:
         """Set or lower a member's floor by hand (a prize floor, a granted match request)
-        from ``effective`` on, and re-rate the sections from that date."""
+        from ``effective`` on, and re-rate the sections from that date; the number of
+        sections re-rated. The floor must be one section 5 or 7 allows
+        (`admission.check_hand_floor`)."""
+        problems = check_hand_floor(floor)
+        if problems:
+            raise AdmissionError(f"member {member}", problems)
         with writing(self.engine) as c:
             check_schema(c)
             if not c.execute(select(t.members.c.id).where(t.members.c.id == member)).first():
@@ -233,30 +285,49 @@ class Office:
                        t.sections.c.number)
                 .where(t.sections.c.start_date >= effective)
                 .order_by(*order_key(t.sections).clauses).limit(1)).first()
-            if first is not None:
-                RatingRun(c).rate_from(tuple(first))
+            rerated = _rerated(c, None if first is None else tuple(first))
             audit(c, "set_floor", {"member": member, "system": system.value, "floor": floor,
                                    "effective": effective.isoformat(), "reason": reason})
+            return rerated
 
-    def correct_member(self, member: str, **changes: Any) -> None:
+    def correct_member(self, member: str, **changes: Any) -> int:
         """Correct a member's birth date, adult flag or FIDE/CFC rating; re-rate from the
-        member's first rated section."""
+        member's first rated section; the number of sections re-rated."""
         allowed = {"birth_date", "adult", "fide_rating", "fide_date", "cfc_rating", "cfc_date",
                    "canadian_resident", "name", "state"}
         unknown = set(changes) - allowed
         if unknown:
             raise OfficeError(f"cannot correct {', '.join(sorted(unknown))}")
+        problems = check_members([MemberRecord(member, **{
+            k: v for k, v in changes.items() if k in ("fide_rating", "cfc_rating")})],
+            f"member {member}")
+        if problems:
+            raise AdmissionError(f"member {member}", problems)
         with writing(self.engine) as c:
             check_schema(c)
             if not c.execute(select(t.members.c.id).where(t.members.c.id == member)).first():
                 raise OfficeError(f"member {member} is not in the database")
+            birth = changes.get("birth_date")
+            if birth is not None:
+                problems = check_birth_date(member, birth, _first_played(c, [member]).get(member))
+                if problems:
+                    raise AdmissionError(f"member {member}", problems)
             c.execute(update(t.members).where(t.members.c.id == member).values(**changes))
-            first = _first_key_of_members(c, [member])
-            if first is not None:
-                RatingRun(c).rate_from(first)
+            rerated = _rerated(c, _first_key_of_members(c, [member]))
             audit(c, "correct_member", {"member": member} | {
                 k: v.isoformat() if isinstance(v, date) else v for k, v in changes.items()})
+            return rerated
 
+
+
+#: the start of the note `Office.rate_many` adds to the error of the event that failed
+FAILED_EVENT = "while rating event "
+
+
+def failed_event(error: BaseException) -> str | None:
+    """The id of the event whose error `Office.rate_many` raised, if it was an event's."""
+    notes = getattr(error, "__notes__", [])
+    return next((n[len(FAILED_EVENT):] for n in notes if n.startswith(FAILED_EVENT)), None)
 
 
 class _EventQueue:
@@ -325,6 +396,7 @@ def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, ba
             with nullcontext() if held else driver.savepoint("rate_event"):
                 reports.append(_rate_event(c, event, batch))
         except Exception as error:  # raised below, or once the events before it commit
+            error.add_note(f"{FAILED_EVENT}{event.id}")  # for the caller to name its file
             if held or batch.hold_commits():
                 raise  # rolls back the whole transaction: nothing may be stored yet
             queue.stop(error)  # raised once the events before it commit
@@ -338,8 +410,10 @@ def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, ba
 def _rate_event(c: Connection, given: Event | Submission, batch: _Batch) -> EventRated:
     """Store and rate one event of `Office.rate_many` in the transaction ``c``."""
     if not batch.checked:
-        for section in (given.model if isinstance(given, Submission) else given).sections:
+        model = given.model if isinstance(given, Submission) else given
+        for section in model.sections:
             check_section(section)
+        _admit(model)
     event = given if isinstance(given, Submission) else submission(given)
     if batch.run is None:  # the schema cannot change under the run: check it once
         check_schema(c)
@@ -366,6 +440,18 @@ def _rate_event(c: Connection, given: Event | Submission, batch: _Batch) -> Even
 
 
 
+
+
+def _admit(event: Event) -> None:
+    """Refuse an event the office cannot keep a history of (office/admission.py)."""
+    problems = check_event(event).problems
+    if problems:
+        raise AdmissionError(f"event {event.id}", problems)
+
+
+def _rerated(c: Connection, first: SectionKey | None) -> int:
+    """Rate the sections from ``first`` on again; how many."""
+    return 0 if first is None else len(RatingRun(c).rate_from(first))
 
 
 def _remove_event(c: Connection, event_id: str) -> None:
@@ -413,6 +499,38 @@ def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
                     .order_by(t.sections.c.end_date, t.sections.c.start_date,
                               t.sections.c.number).limit(1)).first()
     return None if row is None else (row[0], row[1], row[2], row[3])
+
+
+def _sections_of(c: Connection, merged: dict[str, str], ids: set[str]
+                 ) -> dict[str, set[tuple[str, int]]]:
+    """The stored sections each of ``ids`` played in, under any id merged into it."""
+    found: dict[str, set[tuple[str, int]]] = {ident: set() for ident in ids}
+    for row in c.execute(select(t.events.c.id, t.events.c.source)):
+        for s in json.loads(row.source)["input"]["sections"]:
+            for p in s["players"]:
+                member = merged.get(p.get("id", ""), p.get("id", ""))
+                if member in found:
+                    found[member].add((row.id, s["number"]))
+    return found
+
+
+def _sections_with_both(c: Connection, merged: dict[str, str], keep: str, drop: str
+                        ) -> list[tuple[str, int]]:
+    a, b = merged.get(keep, keep), merged.get(drop, drop)
+    found = _sections_of(c, merged, {a, b})
+    return sorted(found[a] & found[b])
+
+
+def _first_played(c: Connection, ids: list[str]) -> dict[str, date]:
+    """The start of the first stored section each of ``ids`` played in."""
+    if not ids:
+        return {}
+    merged = aliases(c)
+    wanted = {merged.get(i, i): i for i in ids}
+    found = _sections_of(c, merged, set(wanted))
+    starts = {(r.event_id, r.number): r.start_date for r in c.execute(
+        select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date))}
+    return {wanted[m]: min(starts[k] for k in keys) for m, keys in found.items() if keys}
 
 
 def _first_key_of_members(c: Connection, ids: list[str]) -> SectionKey | None:

@@ -13,6 +13,7 @@ from sqlalchemy import Connection, select
 
 from ..core.formulas import published_form, round_half_up, rounded_rating
 from ..core.model import System
+from ..core.results import RatingResult
 from ..formats.csv_safety import safe_row
 from ..formats.result_json import rating_to_dict
 from . import schema as t
@@ -65,18 +66,23 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
 
 
 def event(c: Connection, event_id: str) -> dict[str, Any] | None:
+    """A stored event as the office stored it: each player's numbers are the rows of the
+    ratings table. The explanation comes from rating the section again (explain.py) and
+    is shown only where it gives the stored numbers; where it does not (a row written by
+    an earlier version, say), the stored numbers stand alone with a note saying so."""
     row = c.execute(select(t.events).where(t.events.c.id == event_id)).first()
     if row is None:
         return None
     source = json.loads(row.source)["input"]
     merged = aliases(c)
-    rated: dict[tuple[int, str], dict[str, Any]] = {}
-    for result in explain_event(c, event_id):  # the stored numbers, with every step shown
+    stored_rows: dict[tuple[int, str], dict[str, Any]] = {}
+    for r in c.execute(select(t.ratings).where(t.ratings.c.event_id == event_id)):
+        stored_rows.setdefault((r.section, r.member_id), {})[r.system] = _stored_rating(r)
+    explained: dict[tuple[int, str], dict[str, Any]] = {}
+    for result in explain_event(c, event_id):
         for player in result.players:  # ids are merged ids already: explained as rated
             for system, r in player.ratings.items():
-                if r.post is not None:
-                    rated.setdefault((result.number, player.id), {})[system.value] = \
-                        rating_to_dict(r)
+                explained.setdefault((result.number, player.id), {})[system.value] = r
     # the sections table has each section's dates and systems (the stored event JSON is
     # the file as submitted, where a section may take the event's dates)
     stored = {r.number: r for r in c.execute(
@@ -87,9 +93,11 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
         players = []
         for p in s["players"]:
             member = merged.get(p.get("id", ""), p.get("id", ""))
+            key = (s["number"], member)
+            ratings = {system: _with_explanation(numbers, explained.get(key, {}).get(system))
+                       for system, numbers in stored_rows.get(key, {}).items()}
             players.append({"pair": p["pair"], "id": member, "name": p.get("name", ""),
-                            "results": p["results"],
-                            "ratings": rated.get((s["number"], member), {})})
+                            "results": p["results"], "ratings": ratings})
         kept = stored[s["number"]]
         sections.append({"number": s["number"], "name": s.get("name", ""),
                          "start_date": kept.start_date.isoformat(),
@@ -98,6 +106,25 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     return {"id": row.id, "name": row.name, "start_date": row.start_date.isoformat(),
             "end_date": row.end_date.isoformat(), "corrections": row.corrections,
             "sections": sections}
+
+
+def _stored_rating(r: Any) -> dict[str, Any]:
+    """A row of the ratings table in the shape of `rating_to_dict`."""
+    return {"pre": r.pre, "pre_games": r.pre_games, "post": r.post,
+            "post_rounded": None if r.post is None else rounded_rating(r.post),
+            "post_2dp": None if r.post is None else round_half_up(r.post, 2),
+            "games_after": r.games_after, "floor": r.floor}
+
+
+def _with_explanation(numbers: dict[str, Any], result: RatingResult | None) -> dict[str, Any]:
+    """The stored numbers, with the explanation where it gives them to 1e-9."""
+    agrees = result is not None and result.post is not None and numbers["post"] is not None \
+        and abs(result.post - numbers["post"]) <= 1e-9 and result.pre == numbers["pre"]
+    if not agrees:
+        return numbers | {"notes": ["the explanation is not shown: rating the section "
+                                    "again does not give the stored numbers"]}
+    assert result is not None
+    return rating_to_dict(result) | numbers
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from ...office.office import Office, OfficeError
 from .. import reads
 from ..auth import Writer
 from ..deps import Reading, office
+from ..limits import MAX_OFFSET, MAX_SEARCH
 from ..openapi import EVENT_BODY
 from ..privacy import public_section, whole
 from ..problems import RATING_FAILURES, Problem, from_office_error, from_rating_error
@@ -74,8 +75,9 @@ def event(event_id: str, c: Reading) -> dict[str, Any]:
 
 
 @router.get("/members", summary="Search members by id or name")
-def members(c: Reading, q: str = "", limit: int = Query(50, ge=1, le=500),
-            offset: int = Query(0, ge=0)) -> dict[str, Any]:
+def members(c: Reading, q: str = Query("", max_length=MAX_SEARCH),
+            limit: int = Query(50, ge=1, le=500),
+            offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> dict[str, Any]:
     rows, total = reads.members(c, q, limit, offset)
     return {"total": total, "members": [
         {"id": r.id, "name": r.name, "state": r.state, "ratings": r.ratings} for r in rows]}
