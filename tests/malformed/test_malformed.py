@@ -78,7 +78,9 @@ def test_there_are_enough_cases() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_refused_and_database_unchanged(case: Case, seeded: Path, tmp_path: Path) -> None:
     db = tmp_path / "office.db"
-    shutil.copy(seeded, db)
+    for suffix in ("", "-wal", "-shm"):  # a SQLite database in WAL mode is up to three files
+        if Path(f"{seeded}{suffix}").exists():
+            shutil.copy(f"{seeded}{suffix}", f"{db}{suffix}")
     before = rows(db)
     if case.file is not None:
         path = tmp_path / Path(case.file).name
