@@ -11,29 +11,41 @@ from __future__ import annotations
 import json
 import logging
 import re
+import shutil
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from ..core.model import Event
 from ..formats.detect import read_any
 from ..formats.errors import ParseError
 from ..formats.event_json import event_from_dict
+from .limits import MAX_DEPTH, json_depth
 from .problems import Issue, Problem, from_parse_error
 
 log = logging.getLogger(__name__)
 SAFE_SUFFIX = re.compile(r"^\.[A-Za-z0-9]{1,8}$")
+COPY_BLOCK = 1 << 16
 
 
-def event_from_upload(data: bytes, filename: str) -> Event:
-    """The event in an uploaded file; a file that cannot be read is a 4xx Problem."""
-    if not data:
-        raise Problem(400, "the uploaded file is empty", [Issue("the uploaded file is empty", filename)])
+def event_from_upload(data: bytes | BinaryIO, filename: str) -> Event:
+    """The event in an uploaded file (its bytes, or the spooled file the form parser
+    kept, copied to disk in blocks rather than read whole); a file that cannot be read
+    is a 4xx Problem. The upload itself is bounded by ``--max-upload`` (`limits`); what
+    an archive unpacks to is bounded by the readers (`uscf_ratings.formats.archive`)."""
     suffix = Path(filename).suffix
     suffix = suffix.lower() if SAFE_SUFFIX.match(suffix) else ""
     shown = Path(filename).name or "upload"
     with tempfile.TemporaryDirectory(prefix="uscf-upload-") as folder:
         path = Path(folder) / f"upload{suffix}"
-        path.write_bytes(data)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            with path.open("wb") as out:
+                shutil.copyfileobj(data, out, COPY_BLOCK)
+        if path.stat().st_size == 0:
+            raise Problem(400, "the uploaded file is empty",
+                          [Issue("the uploaded file is empty", filename)])
         try:
             return read_any(path)
         except ParseError as error:
@@ -58,12 +70,20 @@ def event_from_json_text(text: str | bytes, source: str = "event JSON") -> Event
             raise Problem(400, f"{source}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     if not text.strip():
         raise Problem(400, f"{source}: empty: expected an event JSON document")
+    too_deep = (f"{source}: JSON nested more than {MAX_DEPTH} levels deep; an event JSON "
+                "document nests at most six")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         message = f"not valid JSON: {error.msg}"
         where = f"line {error.lineno} column {error.colno}"
         raise Problem(400, f"{source}: {where}: {message}", [Issue(message, where)]) from None
+    except RecursionError:
+        raise Problem(400, too_deep) from None
+    except ValueError as error:  # an integer of more than 4,300 digits, say
+        raise Problem(400, f"{source}: not valid JSON: {error}") from None
+    if json_depth(data) > MAX_DEPTH:
+        raise Problem(400, too_deep)
     try:
         return event_from_dict(data, source)
     except ParseError as error:

@@ -61,7 +61,7 @@ async def post_section(request: Request) -> Response:
     try:
         sent = upload(form, "file")
         if sent is not None:
-            event = await run_in_threadpool(event_from_upload, await sent.read(),
+            event = await run_in_threadpool(event_from_upload, sent.file,
                                             sent.filename or "upload")
         elif values.get("event_json", "").strip():
             event = await run_in_threadpool(event_from_json_text, values["event_json"],

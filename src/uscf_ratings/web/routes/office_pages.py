@@ -18,6 +18,7 @@ from ...office import queries
 from .. import crosstable, reads
 from ..chart import history_svg, points_from_history
 from ..deps import Reading, app_state
+from ..limits import MAX_PAGE, MAX_SEARCH
 from ..privacy import whole
 from ..problems import Problem
 
@@ -29,8 +30,8 @@ def _render(request: Request, name: str, **context: Any) -> Response:
 
 
 @router.get("/members", response_class=HTMLResponse, name="members")
-def members(request: Request, c: Reading, q: str = "",
-            page: int = Query(1, ge=1)) -> Response:
+def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEARCH),
+            page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
     size = app_state(request).settings.page_size
     rows, total = reads.members(c, q, size, (page - 1) * size)
     return _render(request, "members.html", q=q, rows=rows, total=total, page=page,
@@ -49,7 +50,7 @@ def player(request: Request, member_id: str, c: Reading) -> Response:
 
 
 @router.get("/events", response_class=HTMLResponse, name="events")
-def events(request: Request, c: Reading, page: int = Query(1, ge=1)) -> Response:
+def events(request: Request, c: Reading, page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
     size = app_state(request).settings.page_size
     rows, total = reads.events(c, size, (page - 1) * size)
     return _render(request, "events.html", rows=rows, total=total, page=page,
