@@ -231,6 +231,9 @@ class _Reader:
             self.header_line[code] = number
         elif _is_national(line):
             self.nationals.append((number, line))
+        elif code == US_FEDERATION:  # our federation's line, unreadable: never dropped
+            self.add(f"line {number}, columns 5-8", f"starting rank {line[4:8].strip()!r} of a "
+                     "USA national record: expected digits, right-aligned")
 
     def read_xus(self, number: int, line: str) -> None:
         for token in line[4:].split():
