@@ -1,0 +1,210 @@
+"""Every `uscf db` command through the CLI as a user runs it, on the happy path and on
+the refusals of issue 13 that need more than one input (the single-input refusals are in
+tests/malformed/)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from uscf_ratings.cli.main import cli
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "examples" / "sample-event.json"
+SAMPLE_ID = "202608010001"
+
+
+def run(*args: str, ok: bool = True) -> Result:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+def event_file(folder: Path, event_id: str, day: str, players: list[dict[str, Any]],
+               name: str | None = None) -> Path:
+    path = folder / f"{name or event_id}.json"
+    path.write_text(json.dumps({
+        "event": {"id": event_id, "name": event_id, "start_date": day, "end_date": day},
+        "sections": [{"number": 1, "time_control": "G/30;d5", "players": players}]}))
+    return path
+
+
+def later_event(folder: Path) -> Path:
+    """An event a month after the sample: Ana (30000001) beats a new member, 40000001."""
+    return event_file(folder, "later", "2026-09-05", [
+        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+        {"pair": 2, "id": "40000001", "name": "Newcomer", "adult": True,
+         "ratings": {"R": {"rating": 1500, "games": 30}}, "results": ["L1"]}])
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    assert run("db", "--db", url, "init").output.startswith("schema at revision")
+    return url
+
+
+def test_every_command_on_the_happy_path(url: str, tmp_path: Path) -> None:
+    assert "schema at revision" in run("db", "--db", url, "upgrade").output
+    members = tmp_path / "members.csv"
+    members.write_text("id,name,R_rating,R_games\n50000001,Imported Member,1500,40\n")
+    # a member no section names yet: nothing to re-rate
+    assert run("db", "--db", url, "import-members", str(members)).output == \
+        "imported 1 members; nothing to re-rate\n"
+    assert f"rated {SAMPLE_ID}" in run("db", "--db", url, "rate", str(SAMPLE)).output
+    later = later_event(tmp_path)
+    assert "rated later (later): 1 section(s)" in run("db", "--db", url, "rate",
+                                                      str(later)).output
+    # the sample's two sections, and the one later section (Ana's) after them
+    assert run("db", "--db", url, "correct", SAMPLE_ID, str(SAMPLE)).output == (
+        f"corrected {SAMPLE_ID}: its 2 section(s) re-rated, and 1 later section(s) of "
+        "other events\n")
+    # 50000001 and 30000008 never met: merging re-rates from 30000008's first section,
+    # the sample's section 1 (Hana Sato, pair 8), and so all three sections
+    assert run("db", "--db", url, "merge", "30000008", "50000001").output == \
+        "merged 50000001 into 30000008; 3 section(s) re-rated\n"
+    assert run("db", "--db", url, "set-floor", "40000001", "R", "1400", "--from",
+               "2026-09-01", "--reason", "prize").output == \
+        "floor of 40000001 in R set to 1400; 1 section(s) re-rated\n"
+    assert run("db", "--db", url, "correct-member", "40000001", "--fide", "1600").output == \
+        "corrected 40000001; 1 section(s) re-rated\n"
+    shown = run("db", "--db", url, "player", "40000001").output
+    assert shown.startswith("Newcomer (40000001)") and "floor 1400" in shown
+    assert "Section 1" in run("db", "--db", url, "event", "later").output
+    listed = run("db", "--db", url, "list", "--as-of", "2026-12-31", "--format", "csv").output
+    assert "40000001" in listed
+    assert run("db", "--db", url, "withdraw", SAMPLE_ID).output == \
+        f"withdrew {SAMPLE_ID}; 1 section(s) re-rated\n"
+    token = run("db", "--db", url, "token", "create", "robot").output.strip()
+    assert len(token) >= 32
+    assert run("db", "--db", url, "token", "list").output.startswith("robot  created")
+    assert run("db", "--db", url, "token", "revoke", "robot").output == "revoked robot\n"
+
+
+def test_players_without_ids_are_refused_or_given_ids_on_request(url: str,
+                                                                 tmp_path: Path) -> None:
+    """Issue 13: a file whose players have no member id was stored with no rating for
+    anyone, and `db event` showed one made-up rating for all of them."""
+    path = event_file(tmp_path, "club", "2026-09-01", [
+        {"pair": 1, "name": "Ann", "ratings": {"R": {"rating": 1800, "games": 50}},
+         "results": ["W2", "W3"]},
+        {"pair": 2, "name": "Bob", "ratings": {"R": {"rating": 1600, "games": 50}},
+         "results": ["L1", "D4"]},
+        {"pair": 3, "name": "Cy", "ratings": {"R": {"rating": 1400, "games": 50}},
+         "results": ["W4", "L1"]},
+        {"pair": 4, "name": "Dee", "ratings": {"R": {"rating": 1500, "games": 50}},
+         "results": ["L3", "D2"]}])
+    refused = run("db", "--db", url, "rate", str(path), ok=False)
+    assert refused.exit_code == 1
+    assert f"{path}: section 1: 4 player(s) have no member id: pair 1 Ann, pair 2 Bob, " \
+           "pair 3 Cy, pair 4 Dee" in refused.output
+    given = run("db", "--db", url, "rate", "--assign-ids", str(path))
+    assert "club/1/1 (Ann), club/1/2 (Bob), club/1/3 (Cy), club/1/4 (Dee)" in given.output
+    stored = json.loads(run("db", "--db", url, "event", "club", "--json").output)
+    shown = {p["id"]: p["ratings"]["R"]["post"] for p in stored["sections"][0]["players"]}
+    # the same section rated by `uscf rate`, which stores nothing
+    direct = json.loads(run("rate", str(path), "--json").output)["events"][0]
+    expected = {f"club/1/{p['pair']}": p["ratings"]["R"]["post"]
+                for p in direct["sections"][0]["players"]}
+    assert shown == pytest.approx(expected, abs=1e-9)
+    assert len(set(shown.values())) == 4  # four players, four ratings
+
+
+def test_a_correction_of_another_event_is_refused_unless_forced(url: str,
+                                                                tmp_path: Path) -> None:
+    run("db", "--db", url, "rate", str(SAMPLE))
+    other = event_file(tmp_path, "typo-id", "2026-08-01", [
+        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+        {"pair": 2, "id": "30000002", "name": "Ben Okafor", "results": ["L1"]}])
+    refused = run("db", "--db", url, "correct", SAMPLE_ID, str(other), ok=False)
+    assert refused.exit_code == 1 and "--force-id" in refused.output
+    forced = run("db", "--db", url, "correct", SAMPLE_ID, str(other), "--force-id")
+    assert forced.output == f"corrected {SAMPLE_ID}: its 1 section(s) re-rated, nothing " \
+                            "after it to re-rate\n"
+    event = json.loads(run("db", "--db", url, "event", SAMPLE_ID, "--json").output)
+    assert event["corrections"] == 1 and len(event["sections"]) == 1
+
+
+def test_every_bad_file_of_a_batch_is_named(url: str, tmp_path: Path) -> None:
+    good = later_event(tmp_path)
+    no_ids = event_file(tmp_path, "e2", "2026-09-06", [
+        {"pair": 1, "name": "Ann", "results": ["W2"]},
+        {"pair": 2, "name": "Bob", "results": ["L1"]}])
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"event": ')
+    result = run("db", "--db", url, "rate", str(good), str(no_ids), str(broken), ok=False)
+    assert result.exit_code == 1
+    assert f"{no_ids}: section 1: 2 player(s) have no member id" in result.output
+    assert f"{broken}: " in result.output
+    assert "2 file(s) refused: nothing was stored" in result.output
+    assert run("db", "--db", url, "event", "later", ok=False).exit_code == 1
+
+
+def test_an_error_while_rating_names_the_file(url: str, tmp_path: Path) -> None:
+    run("db", "--db", url, "rate", str(SAMPLE))
+    copy = tmp_path / "copy.json"
+    copy.write_text(SAMPLE.read_text())
+    result = run("db", "--db", url, "rate", str(later_event(tmp_path)), str(copy), ok=False)
+    assert f"{copy}: event {SAMPLE_ID} is already rated" in result.output
+
+
+def test_read_commands_never_create_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "missing.db"
+    for args in (["player", "1"], ["event", "x"], ["list", "--as-of", "2026-01-01"],
+                 ["token", "list"]):
+        result = run("db", "--db", f"sqlite:///{path}", *args, ok=False)
+        assert result.exit_code == 1
+        assert f"there is no database at {path}" in result.output
+    assert not path.exists()
+
+
+def test_a_database_without_schema_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    sqlite3.connect(path).close()
+    result = run("db", "--db", f"sqlite:///{path}", "player", "1", ok=False)
+    assert result.output == f"Error: sqlite:///{path}: the database has no schema yet: run " \
+                            "`uscf db init` first\n"
+
+
+def test_an_unreachable_server_is_a_message() -> None:
+    # port 1 on the loopback: nothing listens there
+    result = run("db", "--db", "postgresql://someone:secret@127.0.0.1:1/office", "player",
+                 "1", ok=False)
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        "Error: postgresql://someone:***@127.0.0.1:1/office: cannot use the database:")
+    assert "secret" not in result.output
+
+
+def test_two_names_under_one_id_is_a_warning(url: str, tmp_path: Path) -> None:
+    path = event_file(tmp_path, "two-sections", "2026-09-01", [
+        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+        {"pair": 2, "id": "30000002", "name": "Ben Okafor", "results": ["L1"]}])
+    data = json.loads(path.read_text())
+    data["sections"].append({"number": 2, "time_control": "G/30;d5", "players": [
+        {"pair": 1, "id": "30000001", "name": "Zed Other", "results": ["W2"]},
+        {"pair": 2, "id": "30000003", "name": "Chen Wei", "results": ["L1"]}]})
+    path.write_text(json.dumps(data))
+    result = run("db", "--db", url, "rate", str(path))
+    assert f"warning: {path}: member id 30000001 is used for different names: 'Ana Torres' " \
+           "(section 1, pair 1), 'Zed Other' (section 2, pair 1)" in result.output
+
+
+def test_same_name_written_two_ways_is_no_warning(url: str, tmp_path: Path) -> None:
+    path = event_file(tmp_path, "commas", "2026-09-01", [
+        {"pair": 1, "id": "30000001", "name": "TORRES, ANA", "results": ["W2"]},
+        {"pair": 2, "id": "30000002", "name": "Ben Okafor", "results": ["L1"]}])
+    data = json.loads(path.read_text())
+    data["sections"].append({"number": 2, "time_control": "G/30;d5", "players": [
+        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+        {"pair": 2, "id": "30000003", "name": "Chen Wei", "results": ["L1"]}]})
+    path.write_text(json.dumps(data))
+    assert "warning" not in run("db", "--db", url, "rate", str(path)).output
