@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import zipfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -59,7 +58,7 @@ def sniff(path: Path, data: bytes | None = None) -> Format:
     suffix = path.suffix.lower()
     if suffix == ".ptoz":
         return BY_NAME["wintd"]
-    if suffix == ".zip" and zipfile.is_zipfile(path):
+    if suffix == ".zip":  # the report reader says so when it is no readable zip
         return BY_NAME["dbf"]
     if data is None:
         data = path.read_bytes()
