@@ -5,7 +5,6 @@ a zip bomb is refused within a small, measured memory."""
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 import textwrap

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -198,22 +199,23 @@ WINTD_FIELDS = ("pairno", "rating", "sectionID", "game", "result", "gamesPerMatc
 
 
 def wintd_with(field: str, value: object) -> str:
-    section = {"title": "Open", "id": 0, "USCFratable": 1, "TC": "G/60;d5", "gamesPerMatch": 1}
-    first = {"base": {"name": "A", "id": "1", "rating": 1500},
+    section: dict[str, Any] = {"title": "Open", "id": 0, "USCFratable": 1, "TC": "G/60;d5",
+                               "gamesPerMatch": 1}
+    first: dict[str, Any] = {"base": {"name": "A", "id": "1", "rating": 1500},
              "tnmt": {"sectionID": 0, "status": 0, "pairno": 1, "games": [0]}}
     second = {"base": {"name": "B", "id": "2", "rating": 1400},
               "tnmt": {"sectionID": 0, "status": 0, "pairno": 2, "games": [0]}}
-    game = {"p1": 0, "p2": 1, "r1": 1, "r2": 1, "result": 1, "type": 0}
+    game: dict[str, Any] = {"p1": 0, "p2": 1, "r1": 1, "r2": 1, "result": 1, "type": 0}
     if field in ("gamesPerMatch", "RRCount"):
         section[field] = value
     elif field == "rating":
-        first["base"]["rating"] = value  # type: ignore[index]
+        first["base"]["rating"] = value
     elif field == "game":
-        first["tnmt"]["games"] = [value]  # type: ignore[index]
+        first["tnmt"]["games"] = [value]
     elif field == "result":
-        game["result"] = value  # type: ignore[assignment]
+        game["result"] = value
     else:
-        first["tnmt"][field] = value  # type: ignore[index]
+        first["tnmt"][field] = value
     return json.dumps({"beginDate": "2024-06-01", "sections": [section],
                        "players": [first, second], "games": [game]})
 

@@ -39,10 +39,10 @@ def losses(event: Event, fmt: str, target: Path, paths: list[Path]) -> list[str]
     by_number = {s.number: (p, s) for p, e in back for s in e.sections}
     where0 = paths[0] if paths else target
     for where, e in back:
-        for field_, old, new in (("id", event.id, e.id), ("name", event.name, e.name)):
-            if old != new:
-                notes.append(f"{where}: {label} cannot hold the event's {field_}: {old!r} "
-                             f"is written as {new!r}")
+        for key, given, kept in (("id", event.id, e.id), ("name", event.name, e.name)):
+            if given != kept:
+                notes.append(f"{where}: {label} cannot hold the event's {key}: {given!r} "
+                             f"is written as {kept!r}")
     for s in event.sections:
         if s.number not in by_number:
             notes.append(f"{where0}: section {s.number} is not in what {label} wrote")
@@ -89,9 +89,9 @@ def _section_fields(s: Section, b: Section) -> list[tuple[str, object, object]]:
              ("online mark", s.online, b.online), ("youth mark", s.youth, b.youth),
              ("start date", s.start_date, b.start_date), ("end date", s.end_date, b.end_date))
     out += [(f, o, n) for f, o, n in pairs if o != n]
-    old = ",".join(x.value for x in s.systems) if s.systems else None
-    new = ",".join(x.value for x in b.systems) if b.systems else None
-    if (set(s.systems or ()) != set(b.systems or ())):
+    old = ",".join(x.value for x in s.systems) if s.systems else "(not stated)"
+    new = ",".join(x.value for x in b.systems) if b.systems else "(not stated)"
+    if set(s.systems or ()) != set(b.systems or ()):
         out.append(("rating systems", old, new))
     return out
 
