@@ -87,12 +87,12 @@ def _secrets(explanations: Iterable[dict[str, Any]]) -> set[float]:
     withheld; compared as the exact floats the engine produced."""
     found: set[float] = set()
     for r in explanations:
-        if from_age(r):
+        if from_age(r) and isinstance(r.get("R0"), float):
             found.add(r["R0"])
             for step in r.get("steps") or []:
                 if step.get("step") == 3:
-                    found.update((step.get("unfloored"), step.get("rating")))
-    found.discard(None)  # type: ignore[arg-type]
+                    found.update(v for v in (step.get("unfloored"), step.get("rating"))
+                                 if isinstance(v, float))
     return found
 
 
@@ -128,7 +128,7 @@ def _numbers(node: Any, secrets: set[float]) -> Any:
     """Ratings to whole points and figures to two decimals, everywhere in ``node``;
     a number in ``secrets`` withheld (None)."""
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for key, value in node.items():
             if isinstance(value, float) and value in secrets:
                 out[key] = None
@@ -166,9 +166,9 @@ def public_rating(explanation: dict[str, Any], secrets: set[float] | None = None
                     step[key] = None
     out["notes"] = [AGE_TEXT.sub("age", note) for note in out.get("notes") or []]
     initial = out.pop("initial", None)
-    out = _numbers(out, hidden)
-    out["initial"] = initial
-    return out
+    shown: dict[str, Any] = _numbers(out, hidden)
+    shown["initial"] = initial
+    return shown
 
 
 def public_ratings(ratings: dict[str, dict[str, Any]],
