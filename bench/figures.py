@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import json
 import math
 import os
 import random
@@ -64,6 +65,7 @@ class Sizes:
     db_games: int  #: the synthetic year rated by `uscf db rate`
     db_runs: int
     rerate_runs: int
+    startup_runs: int  #: each of the three start-up commands (`uscf --help`, ...)
     section_players: int = 50
     section_rounds: int = 5
     scaling_rounds: int = 5
@@ -76,10 +78,12 @@ class Sizes:
 
 SMOKE = Sizes("smoke", section_runs=1, scaling_players=(10, 50, 120), scaling_runs=1,
               corpus_members=300, corpus_events=6, engine_runs=1, pack_runs=1,
-              reference_runs=1, peer_runs=1, db_games=800, db_runs=1, rerate_runs=1)
+              reference_runs=1, peer_runs=1, db_games=800, db_runs=1, rerate_runs=1,
+              startup_runs=1)
 DEFAULT = Sizes("default", section_runs=21, scaling_players=(10, 30, 50, 120), scaling_runs=11,
                 corpus_members=10_000, corpus_events=250, engine_runs=9, pack_runs=3,
-                reference_runs=3, peer_runs=3, db_games=20_000, db_runs=3, rerate_runs=3)
+                reference_runs=3, peer_runs=3, db_games=20_000, db_runs=3, rerate_runs=3,
+                startup_runs=11)
 #: the year's runs take a minute or so each: three give a median, as the others have
 FULL = replace(DEFAULT, mode="full", db_games=1_000_000, db_runs=3, rerate_runs=3)
 FULL_YEAR_GAMES = 1_000_000  #: the issue's year: 1,000,000 games in about 20,000 sections
@@ -884,6 +888,78 @@ def rerate_figures(ctx: Context) -> list[Figure]:
     ]
 
 
+# --- Start-up ------------------------------------------------------------------------------
+
+
+SAMPLE_EVENT = REPO / "examples" / "sample-event.json"
+#: the baseline: an interpreter that imports the CLI's one necessary library
+IMPORT_CLICK = "import click"
+
+
+def startup_commands() -> dict[str, list[str]]:
+    """The three commands timed, each run by this interpreter: the baseline, `uscf
+    --help`, and `uscf rate` of the bundled sample event."""
+    script = Path(sys.executable).parent / "uscf"
+    uscf = [sys.executable, str(script)] if script.is_file() else uscf_command()
+    return {"click": [sys.executable, "-c", IMPORT_CLICK],
+            "help": [*uscf, "--help"],
+            "rate": [*uscf, "rate", str(SAMPLE_EVENT)]}
+
+
+def _run_once(command: list[str]) -> float:
+    """Seconds from start to exit of ``command``; its output is discarded, and a failure
+    (which would time an error message) stops the figure."""
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          cwd=REPO, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited with {done.returncode}: "
+                           f"{done.stderr.decode(errors='replace')[-2000:]}")
+    return seconds
+
+
+def startup_figures(ctx: Context) -> list[Figure]:
+    """startup_help_ratio and startup_rate_ratio: `uscf --help` and `uscf rate` of the
+    sample event, from process start to exit, each as a ratio to ``python -c "import
+    click"`` (the least a click command costs on this machine).
+
+    The three commands run in turn in each round, after one untimed round (the
+    files in the page cache, the bytecode written), so that the machine's slow spells
+    fall on all three alike; a run's ratio is taken within its round, and each ratio
+    figure is the median of the rounds' ratios."""
+    runs = ctx.sizes.startup_runs
+    commands = startup_commands()
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for command in commands.values():
+        _run_once(command)
+    bar = ctx.progress("start-up: click, uscf --help, uscf rate", runs, "rounds")
+    with collector_off():
+        for _ in range(runs):
+            for name, command in commands.items():
+                times[name].append(_run_once(command))
+            bar.advance()
+    bar.close()
+    ratios = {name: [t / base for t, base in zip(times[name], times["click"])]
+              for name in ("help", "rate")}
+    baseline = f'python -c "{IMPORT_CLICK}"'
+    sections = json.loads(SAMPLE_EVENT.read_text())["sections"]
+    sample = (f"{len(sections)} sections, {sum(len(x['players']) for x in sections)} "
+              "players")
+    what = {"help": "uscf --help",
+            "rate": f"uscf rate {SAMPLE_EVENT.relative_to(REPO)} ({sample})"}
+    out = [Figure(f"startup_{name}_ratio", _median(ratios[name]), "x", runs,
+                  f"{what[name]}, start to exit, over {baseline} run just before it",
+                  ("<=", limit), samples=ratios[name])
+           for name, limit in (("help", 3.0), ("rate", 6.0))]
+    out += [Figure(f"startup_{name}_ms", _median([t * 1e3 for t in times[name]]), "ms", runs,
+                   label + ", start to exit", note="for information; no target",
+                   samples=[t * 1e3 for t in times[name]])
+            for name, label in (("click", baseline), ("help", what["help"]),
+                                ("rate", what["rate"]))]
+    return out
+
+
 #: The figure functions, in the order they run: (group name, function).
 GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
     ("section", section_figures),
@@ -894,4 +970,5 @@ GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
     ("peers", peer_figures),
     ("db", db_figures),
     ("rerate", rerate_figures),
+    ("startup", startup_figures),
 )

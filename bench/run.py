@@ -225,7 +225,8 @@ def _names(group: str) -> list[str]:
     return {"section": ["section_ms"], "scaling": ["scaling_section_ms"],
             "engine": ["engine_player_games_per_s"], "pack": ["pack_player_games_per_s"],
             "reference": ["reference_player_games_per_s"], "peers": ["peer_player_games_per_s"],
-            "db": ["db_games_per_s"], "rerate": ["rerate_year_s"]}[group]
+            "db": ["db_games_per_s"], "rerate": ["rerate_year_s"],
+            "startup": ["startup_help_ratio"]}[group]
 
 
 # --- The table -------------------------------------------------------------------------------

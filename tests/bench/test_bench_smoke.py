@@ -21,10 +21,17 @@ NUMBERS = ("section_ms", "section_ms_reference", "section_ms_batch",
            "engine_player_games_per_s", "pack_player_games_per_s",
            "engine_end_to_end_player_games_per_s", "reference_player_games_per_s",
            "db_games_per_s", "db_peak_mb", "rerate_year_s",
-           "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2")
+           "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
+           "startup_help_ratio", "startup_rate_ratio", "startup_click_ms", "startup_help_ms",
+           "startup_rate_ms")
 BY_SIZE = ("scaling_section_ms", "scaling_db_games_per_s")
 TARGETS = ("section_ms", "engine_player_games_per_s", "db_games_per_s", "rerate_year_s",
-           "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2")
+           "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
+           "startup_help_ratio", "startup_rate_ratio")
+#: the issue's start-up targets: `uscf --help` within 3 times and `uscf rate` of the
+#: sample within 6 times the start-up of `python -c "import click"`
+STARTUP_TARGETS = {"startup_help_ratio": "<= 3", "startup_rate_ratio": "<= 6"}
+STARTUP_RESULTS = REPO / "bench" / "results" / "startup.json"
 
 
 def is_number(value: Any) -> bool:
@@ -82,3 +89,36 @@ def test_targets_are_stated_next_to_their_figures(smoke: dict[str, Any]) -> None
         assert figures[name]["target"], name
         assert isinstance(figures[name]["met"], bool), name
         assert smoke["targets"][name] is figures[name]["met"]
+
+
+def test_startup_ratios_are_taken_against_click_in_the_same_run(smoke: dict[str, Any]
+                                                                  ) -> None:
+    """One round in the smoke run: each ratio is that round's command over that round's
+    ``python -c "import click"`` (figures are rounded to 4 significant digits)."""
+    figures = smoke["figures"]
+    for name, target in STARTUP_TARGETS.items():
+        assert figures[name]["target"] == target, name
+        assert figures[name]["unit"] == "x"
+    click_ms = figures["startup_click_ms"]["value"]
+    for command in ("help", "rate"):
+        ratio = figures[f"startup_{command}_ratio"]["value"]
+        assert ratio == pytest.approx(figures[f"startup_{command}_ms"]["value"] / click_ms,
+                                      rel=2e-3), command
+    assert "examples/sample-event.json" in figures["startup_rate_ratio"]["measured_on"]
+
+
+def test_startup_figures_are_recorded_with_their_targets() -> None:
+    """bench/results/startup.json holds a run of the start-up figures (not judged here:
+    the file records what was measured, met or not)."""
+    report: dict[str, Any] = json.loads(STARTUP_RESULTS.read_text())
+    assert report["complete"] is True
+    assert "--only startup" in report["command"]
+    figures = report["figures"]
+    for name, target in STARTUP_TARGETS.items():
+        figure = figures[name]
+        assert figure["target"] == target, name
+        assert is_number(figure["value"]) and figure["runs"] >= 5, (name, figure)
+        assert len(figure["samples"]) == figure["runs"]
+        assert isinstance(figure["met"], bool) and report["targets"][name] is figure["met"]
+    for name in ("startup_click_ms", "startup_help_ms", "startup_rate_ms"):
+        assert is_number(figures[name]["value"]), name

@@ -28,11 +28,10 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import BinaryIO, Self
+from typing import TYPE_CHECKING, BinaryIO, Self
 
 from ..core.model import Event, System
 from ..core.pipeline import section_systems
@@ -40,12 +39,16 @@ from ..core.rules import NoRuleSet, rules_for
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, check_section
 from ..formats.errors import ParseError
-from ..office.admission import check_event, with_assigned_ids
 from ..office.errors import AdmissionError
-from ..office.prefetch import below_the_loop, readers_beside_the_loop
-from ..office.store import SectionKey
-from ..office.submission import Submission, submission
 from .warnings import Lacking, lacking_games
+
+# The office's storage (SQLAlchemy, Numba) and the process pool are imported when files
+# are read: `uscf --help` needs neither.
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..office.store import SectionKey
+    from ..office.submission import Submission
 
 #: below this many files the processes cost more to start than they save
 POOL_FROM = 16
@@ -93,6 +96,7 @@ def read_checked(path: Path, options: FileOptions = FileOptions()
     is, the text it was read from; and what to tell the user (warnings, ids given)."""
     from ..formats.detect import read_any, sniff
     from ..formats.event_json import parse_event, read_event
+    from ..office.admission import check_event, with_assigned_ids
 
     text = None
     data = None if path.is_dir() else path.read_bytes()  # read once: sniffed and parsed
@@ -136,6 +140,7 @@ def check_file(path: Path, out: BinaryIO, out_path: Path,
     its text to ``out`` (the file ``out_path``, open), or the error naming the file (a
     message: exceptions with their own constructors do not always cross processes)."""
     from ..formats.event_json import event_to_json
+    from ..office.submission import submission
 
     try:
         event, text, notes = read_checked(path, options)
@@ -269,6 +274,10 @@ class Reader:
                  beside_the_loop: bool = False, options: FileOptions = FileOptions()):
         """``workers``: the pool's processes; by default one a core, or, ``beside_the_loop``
         (the events are rated while they are checked), one a core but the loop's."""
+        from concurrent.futures import ProcessPoolExecutor
+
+        from ..office.prefetch import below_the_loop, readers_beside_the_loop
+
         cores = os.cpu_count() or 1
         self.workers = workers or (readers_beside_the_loop() if beside_the_loop else cores)
         self.pool = ProcessPoolExecutor(self.workers, initializer=below_the_loop) \

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..office.db import DatabaseError, check_schema, make_engine
 from ..web.settings import DEFAULT_MAX_UPLOAD, parse_size
 
 
@@ -40,6 +39,8 @@ def serve(url: str | None, host: str, port: int, max_upload: int) -> None:
         raise click.ClickException(f"the web app needs the `web` extra ({error.name} is "
                                    "missing): pip install 'uscf-ratings[web]'") from None
     if url:
+        from ..office.db import DatabaseError, check_schema, make_engine
+
         engine = make_engine(url)
         try:
             with engine.connect() as c:

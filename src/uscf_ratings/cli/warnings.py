@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
-from sqlalchemy import select
 
 from ..core.model import Event
-from ..office import schema
-from ..office.office import Office
+
+if TYPE_CHECKING:  # the office (SQLAlchemy) is imported only when a database is given
+    from ..office.office import Office
 
 #: per section: its number and the (pair, member id) of players whose N is not given
 Lacking = tuple[tuple[int, tuple[tuple[int, str], ...]], ...]
@@ -35,6 +37,10 @@ def warn_lacking(name: str, lacking: Lacking, known: Office | None = None) -> No
         return
     members: set[str] = set()
     if known is not None:
+        from sqlalchemy import select
+
+        from ..office import schema
+
         ids = [i for _, players in lacking for _, i in players if i]
         with known.engine.connect() as connection:
             members = set(connection.execute(select(schema.members.c.id).where(

@@ -18,15 +18,7 @@ from datetime import date
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import fastjsonschema
-import jsonschema
-
-try:  # the extra [fast]: a validator compiled to machine code
-    import jsonschema_rs
-except ImportError:  # pragma: no cover - exercised where the extra is not installed
-    jsonschema_rs = None  # type: ignore[assignment]
+from typing import TYPE_CHECKING, Any
 
 from ..core.model import (
     CfcRating,
@@ -44,6 +36,9 @@ from ..core.model import (
 )
 from .errors import Issue, ParseError
 
+if TYPE_CHECKING:  # the validators are imported when first used: `uscf --help` needs none
+    import jsonschema
+
 
 @cache
 def schema() -> dict[str, Any]:
@@ -57,6 +52,8 @@ def _valid_or_raise() -> Callable[[Any], Any]:
     """The schema compiled to Python: fast, but it stops at the first problem. It must
     not fill in the schema's defaults (``use_default``): the builder applies them. It gets
     a copy: compiling rewrites the schema's references in place."""
+    import fastjsonschema
+
     check: Callable[[Any], Any] = fastjsonschema.compile(copy.deepcopy(schema()),
                                                          use_default=False)
     return check
@@ -69,7 +66,9 @@ def _quickly_valid() -> Callable[[Any], bool] | None:
     can only be stricter than fastjsonschema here (a regular expression's ``$`` is the end
     of the text, where Python's also allows a final newline), and a file it doubts goes
     to fastjsonschema, so the files accepted are the same (a test checks it)."""
-    if jsonschema_rs is None:
+    try:  # the extra [fast]: a validator compiled to machine code
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - exercised where the extra is not installed
         return None
     check: Callable[[Any], bool] = jsonschema_rs.validator_for(schema()).is_valid
     return check
@@ -77,6 +76,8 @@ def _quickly_valid() -> Callable[[Any], bool] | None:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(schema())
 
 
@@ -85,6 +86,8 @@ def schema_problems(data: Any) -> list[Issue]:
     quick = _quickly_valid()
     if quick is not None and quick(data):
         return []
+    import fastjsonschema
+
     try:
         _valid_or_raise()(data)
         return []

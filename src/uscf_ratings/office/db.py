@@ -23,12 +23,10 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Connection, Dialect, Engine, create_engine, event, text
 
+from .errors import DatabaseError as DatabaseError  # there: the CLI catches it without SQLAlchemy
+
 DEFAULT_URL = "sqlite:///uscf-office.db"
 WRITE_LOCK = 7_436_411  #: PostgreSQL advisory lock key of the office's writer
-
-
-class DatabaseError(RuntimeError):
-    """The database is missing, not initialized, or not at the current schema."""
 
 
 def database_url(url: str | None = None) -> str:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+class DatabaseError(RuntimeError):
+    """The database is missing, not initialized, or not at the current schema. Defined
+    here, not in office/db.py, so that the CLI can catch it without importing SQLAlchemy."""
+
+
 class OfficeError(ValueError):
     """An office operation that cannot be done as asked (the message says why)."""
 

@@ -29,6 +29,7 @@ from .admission import (
     check_members,
 )
 from .db import Driver, check_schema, make_engine, upgrade, writing
+from .defaults import COMMIT_EVERY
 from .errors import AdmissionError, OfficeError
 from .explain import explain_event
 from .members import MemberRecord
@@ -57,14 +58,6 @@ from .submission import Submission, submission
 __all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY",
            "AdmissionError", "Corrected", "Office", "OfficeError", "count_rows",
            "fill_from_database", "section_key"]
-
-#: `Office.rate_many` commits once the events since its last commit hold this many
-#: games. A commit waits for the disk (SQLite syncs the WAL) and writes every page the
-#: group changed: the index of results by member takes its inserts at random places, so
-#: a group of 5,000 games rewrote most of its pages, and the year's inserts took twice
-#: as long as in groups of 50,000 (docs/performance.md). An interruption loses the open
-#: group, a second or two of rating.
-COMMIT_EVERY = 50_000
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from ..formats.event_json import event_from_dict
 from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
+from .defaults import PRE_FROM_DATABASE, PRE_FROM_FILE, PRE_FROM_FILE_ONLY
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
     FloorsSetByHand,
@@ -58,9 +59,6 @@ from .submission import LAYS_OUT, SectionEntry, Submission, submission
 if TYPE_CHECKING:
     from ..batch.laid import LaidSection
 
-PRE_FROM_DATABASE = "database"
-PRE_FROM_FILE = "file"
-PRE_FROM_FILE_ONLY = "file-without-history"  #: the file's ratings, no history carried
 
 _lean: Callable[[Section], tuple[Outcome, ...]] | None
 try:  # the compiled lean path needs the extra [fast] (numba, numpy)
