@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,28 +17,33 @@ from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.common import parse_systems
 from ..formats.errors import ParseError
-from ..office import queries
 from ..office.collector import fewer_collections
-from ..office.db import DatabaseError, check_schema, check_url, database_url, shown_url
-from ..office.members import read_members
-from ..office.office import (
-    COMMIT_EVERY,
-    PRE_FROM_DATABASE,
-    EventRated,
-    Office,
-    OfficeError,
-    failed_event,
-)
-from ..office.submission import Submission
+from ..office.defaults import COMMIT_EVERY, PRE_FROM_DATABASE
+from ..office.errors import DatabaseError, OfficeError
 from .reading import BadFile, Checked, FileOptions, InOrder, OutOfOrder, Reader, named
 from .warnings import warn_lacking
+
+if TYPE_CHECKING:  # the office (SQLAlchemy, Alembic, Numba) is imported by the commands
+    from ..office.office import EventRated, Office
+    from ..office.submission import Submission
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
 
 
 def _office(ctx: click.Context) -> Office:
-    office: Office = ctx.obj
-    return office
+    """The office of the `db` group's URL, opened when a command first needs it (so
+    that ``--help`` needs no database): a URL with no database behind it is refused,
+    except by the commands that create one."""
+    from ..office.db import check_url
+    from ..office.office import Office
+
+    if not isinstance(ctx.obj, Office):
+        try:
+            check_url(ctx.obj, must_exist=ctx.command.name not in CREATING)
+        except DatabaseError as error:
+            raise click.ClickException(str(error)) from None
+        ctx.obj = Office(ctx.obj)
+    return ctx.obj
 
 
 #: the commands that may create a database; every other one needs it to exist
@@ -50,6 +55,8 @@ class _OfficeGroup(click.Group):
     not a database) end in a message that says so, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from ..office.db import database_url, shown_url
+
         url = shown_url(database_url(ctx.params.get("url")).replace("+psycopg", ""))
         try:
             return super().invoke(ctx)
@@ -83,11 +90,7 @@ def db(ctx: click.Context, url: str | None) -> None:
 
     Only `init` and `upgrade` create a database; every other command refuses a URL
     with no database behind it."""
-    try:
-        check_url(url, must_exist=ctx.invoked_subcommand not in CREATING)
-    except DatabaseError as error:
-        raise click.ClickException(str(error)) from None
-    ctx.obj = Office(url)
+    ctx.obj = url  # the office is opened by the command that needs it (`_office`)
 
 
 def _systems_option(_ctx: click.Context, _param: click.Parameter, text: str | None
@@ -160,6 +163,8 @@ def import_members(ctx: click.Context, file: Path) -> None:
     Refused whole, naming each member and field, if a rating or N is out of range
     (no rating is below the absolute floor of 100), one id is listed with two names, or
     a birth date comes after a section the member played."""
+    from ..office.members import read_members
+
     try:
         records = read_members(file)
         rerated = _office(ctx).import_members(records, str(file))
@@ -252,6 +257,8 @@ class _Run:
 
     def failure(self, error: Exception) -> click.ClickException:
         """The error of rating an event, naming its file."""
+        from ..office.office import failed_event
+
         event_id = failed_event(error)
         path = self.files_of.get(event_id) if event_id is not None else None
         return click.ClickException(str(error) if path is None else named(path, error))
@@ -450,6 +457,9 @@ def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rat
 @click.pass_context
 def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
     """A member's current ratings, floors and history."""
+    from ..office import queries
+    from ..office.db import check_schema
+
     with _office(ctx).engine.connect() as c:
         check_schema(c)
         found = queries.player(c, member_id)
@@ -476,6 +486,9 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
 @click.pass_context
 def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
     """An event's crosstable with the explanation of each rating."""
+    from ..office import queries
+    from ..office.db import check_schema
+
     with _office(ctx).engine.connect() as c:
         check_schema(c)
         found = queries.event(c, event_id)
@@ -505,6 +518,9 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
 def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
     """The rating list (supplement) as of a date."""
     day: date = as_of.date()  # type: ignore[attr-defined]
+    from ..office import queries
+    from ..office.db import check_schema
+
     with _office(ctx).engine.connect() as c:
         check_schema(c)
         entries = queries.rating_list(c, day, System(system))
