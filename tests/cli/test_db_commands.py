@@ -184,27 +184,27 @@ def test_an_unreachable_server_is_a_message() -> None:
     assert "secret" not in result.output
 
 
-def test_two_names_under_one_id_is_a_warning(url: str, tmp_path: Path) -> None:
-    path = event_file(tmp_path, "two-sections", "2026-09-01", [
-        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+def one_id_in_two_sections(folder: Path, event_id: str, first: str, second: str) -> Path:
+    """Member 30000001 plays in both sections of an event, named ``first`` in section 1
+    and ``second`` in section 2."""
+    path = event_file(folder, event_id, "2026-09-01", [
+        {"pair": 1, "id": "30000001", "name": first, "results": ["W2"]},
         {"pair": 2, "id": "30000002", "name": "Ben Okafor", "results": ["L1"]}])
     data = json.loads(path.read_text())
     data["sections"].append({"number": 2, "time_control": "G/30;d5", "players": [
-        {"pair": 1, "id": "30000001", "name": "Zed Other", "results": ["W2"]},
+        {"pair": 1, "id": "30000001", "name": second, "results": ["W2"]},
         {"pair": 2, "id": "30000003", "name": "Chen Wei", "results": ["L1"]}]})
     path.write_text(json.dumps(data))
+    return path
+
+
+def test_two_names_under_one_id_is_a_warning(url: str, tmp_path: Path) -> None:
+    path = one_id_in_two_sections(tmp_path, "two-sections", "Ana Torres", "Zed Other")
     result = run("db", "--db", url, "rate", str(path))
     assert f"warning: {path}: member id 30000001 is used for different names: 'Ana Torres' " \
            "(section 1, pair 1), 'Zed Other' (section 2, pair 1)" in result.output
 
 
 def test_same_name_written_two_ways_is_no_warning(url: str, tmp_path: Path) -> None:
-    path = event_file(tmp_path, "commas", "2026-09-01", [
-        {"pair": 1, "id": "30000001", "name": "TORRES, ANA", "results": ["W2"]},
-        {"pair": 2, "id": "30000002", "name": "Ben Okafor", "results": ["L1"]}])
-    data = json.loads(path.read_text())
-    data["sections"].append({"number": 2, "time_control": "G/30;d5", "players": [
-        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
-        {"pair": 2, "id": "30000003", "name": "Chen Wei", "results": ["L1"]}]})
-    path.write_text(json.dumps(data))
+    path = one_id_in_two_sections(tmp_path, "commas", "TORRES, ANA", "Ana Torres")
     assert "warning" not in run("db", "--db", url, "rate", str(path)).output
