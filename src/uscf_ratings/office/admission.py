@@ -96,7 +96,7 @@ def _met_themselves(section: Section, label: str) -> list[str]:
 
 
 def _names_under_one_id(event: Event) -> list[str]:
-    names: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    names: dict[str, dict[tuple[str, ...], list[str]]] = defaultdict(lambda: defaultdict(list))
     for section in event.sections:
         for p in section.players:
             if p.id.strip() and p.name.strip():

@@ -29,14 +29,11 @@ from .admission import (
     check_members,
 )
 from .db import Driver, check_schema, make_engine, upgrade, writing
-from .defaults import COMMIT_EVERY
+from .defaults import COMMIT_EVERY, PRE_FROM_DATABASE, PRE_FROM_FILE, PRE_FROM_FILE_ONLY
 from .errors import AdmissionError, OfficeError
 from .explain import explain_event
 from .members import MemberRecord
 from .run import (
-    PRE_FROM_DATABASE,
-    PRE_FROM_FILE,
-    PRE_FROM_FILE_ONLY,
     RatingRun,
     first_key,
     member_ids,

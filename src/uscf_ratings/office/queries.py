@@ -78,11 +78,11 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     stored_rows: dict[tuple[int, str], dict[str, Any]] = {}
     for r in c.execute(select(t.ratings).where(t.ratings.c.event_id == event_id)):
         stored_rows.setdefault((r.section, r.member_id), {})[r.system] = _stored_rating(r)
-    explained: dict[tuple[int, str], dict[str, Any]] = {}
+    explained: dict[tuple[int, str], dict[str, RatingResult]] = {}
     for result in explain_event(c, event_id):
         for player in result.players:  # ids are merged ids already: explained as rated
-            for system, r in player.ratings.items():
-                explained.setdefault((result.number, player.id), {})[system.value] = r
+            for system, rating in player.ratings.items():
+                explained.setdefault((result.number, player.id), {})[system.value] = rating
     # the sections table has each section's dates and systems (the stored event JSON is
     # the file as submitted, where a section may take the event's dates)
     stored = {r.number: r for r in c.execute(
