@@ -55,13 +55,10 @@ class _OfficeGroup(click.Group):
     not a database) end in a message that says so, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from ..office.db import database_url, shown_url
-
-        url = shown_url(database_url(ctx.params.get("url")).replace("+psycopg", ""))
         try:
             return super().invoke(ctx)
         except DatabaseError as error:
-            message = str(error)
+            message, url = str(error), _shown(ctx)
             raise click.ClickException(
                 message if message.startswith(url) else f"{url}: {message}") from None
         except click.exceptions.Exit:
@@ -72,8 +69,15 @@ class _OfficeGroup(click.Group):
             if not isinstance(error, SQLAlchemyError):
                 raise
             raise click.ClickException(
-                f"{url}: cannot use the database: "
+                f"{_shown(ctx)}: cannot use the database: "
                 f"{_first_line(getattr(error, 'orig', None) or error)}") from None
+
+
+def _shown(ctx: click.Context) -> str:
+    """The group's database URL as a message shows it (without its password)."""
+    from ..office.db import database_url, shown_url
+
+    return shown_url(database_url(ctx.params.get("url")).replace("+psycopg", ""))
 
 
 def _first_line(error: object) -> str:
