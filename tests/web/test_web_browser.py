@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -57,17 +58,25 @@ def wait_until_up(url: str, process: subprocess.Popen[str], seconds: float = 30)
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`uscf serve` on 127.0.0.1 and a free port, with an office holding the sample event."""
     url = make_office(tmp_path_factory.mktemp("office"))
+    with serving("--db", url) as (base, _process):
+        yield base
+
+
+@contextmanager
+def serving(*options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`uscf serve OPTIONS` in a child process on 127.0.0.1 and a free port: its address
+    and process, once it answers; stopped at the end."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + str(REPO))
     env.pop("USCF_DB", None)
     process = subprocess.Popen(
         [sys.executable, "-c", "from uscf_ratings.cli.main import cli; cli()",
-         "serve", "--db", url, "--host", "127.0.0.1", "--port", str(port)],
+         "serve", *options, "--host", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(base + "/", process)
-        yield base
+        yield base, process
     finally:
         process.terminate()
         try:

@@ -11,9 +11,6 @@ upload limit; and a zip of 5,000 empty members.
 from __future__ import annotations
 
 import io
-import os
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -23,8 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import REPO
 
 UNPACKED = 300 * 1024 * 1024
 MB = 1024 * 1024
@@ -80,26 +75,10 @@ def post_file(url: str, name: str, data: bytes) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
     """`uscf serve` (the estimator alone) on 127.0.0.1 and a free port."""
-    from tests.web.test_web_browser import free_port, wait_until_up
+    from tests.web.test_web_browser import serving
 
-    port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + str(REPO))
-    env.pop("USCF_DB", None)
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from uscf_ratings.cli.main import cli; cli()",
-         "serve", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base + "/", process)
+    with serving() as (base, process):
         yield base, process.pid
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def test_a_zip_bomb_is_refused_and_the_server_stays_small(server: tuple[str, int]) -> None:

@@ -61,8 +61,6 @@ class _OfficeGroup(click.Group):
             message, url = str(error), _shown(ctx)
             raise click.ClickException(
                 message if message.startswith(url) else f"{url}: {message}") from None
-        except click.exceptions.Exit:
-            raise
         except Exception as error:
             from sqlalchemy.exc import SQLAlchemyError
 
@@ -139,9 +137,14 @@ def _read_one(file: Path, options: FileOptions) -> Any:
         event, _text, notes = read_checked(file, options)
     except (*FAILURES, BadFile) as error:
         raise click.ClickException(named(file, error)) from None
+    _warn(file, notes)
+    return event
+
+
+def _warn(file: Path, notes: tuple[str, ...]) -> None:
+    """What reading ``file`` found worth saying (office/admission.py), on stderr."""
     for note in notes:
         click.echo(f"warning: {file}: {note}", err=True)
-    return event
 
 
 @db.command()
@@ -230,6 +233,7 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
         first_pass = None if check_first else reader.first_pass(list(files))
         taken = InOrder(reader.check(list(files)) if first_pass is None else
                         first_pass.results(), run.checked)
+        run.files_of = taken.files_of  # to name the file of an event that fails
         if first_pass is not None and run.in_order(taken, first_pass.settled):
             return
         checked = run.rest(taken)
@@ -249,14 +253,12 @@ class _Run:
         self.lines = not sys.stdout.isatty() or files < 2  # else a bar and a summary
         self.done: list[EventRated] = []
         self.bar: Any = None  #: the bar of the files checked, while one shows
-        self.files_of: dict[str, Path] = {}  #: each event's file, to name it in an error
+        self.files_of: dict[str, Path] = {}  #: each event's file (`InOrder.files_of`)
 
     def checked(self, item: Checked) -> None:
         if self.bar is not None:
             self.bar.update(1)
-        self.files_of[item.key[2]] = item.path
-        for note in item.notes:
-            click.echo(f"warning: {item.path}: {note}", err=True)
+        _warn(item.path, item.notes)
         warn_lacking(str(item.path), item.lacking, known=self.office)
 
     def failure(self, error: Exception) -> click.ClickException:

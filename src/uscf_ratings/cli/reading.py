@@ -221,7 +221,7 @@ class InOrder:
         self._results = results
         self._on_checked = on_checked
         self.checked: list[Checked] = []
-        self._files_of: dict[str, Path] = {}  #: the file of each event id taken
+        self.files_of: dict[str, Path] = {}  #: the file of each event id taken
 
     def events(self) -> Iterator[Submission]:
         """Each file's event as soon as it is checked. Raises `BadFile` for a file that
@@ -251,16 +251,15 @@ class InOrder:
                           + f"\n{len(failures)} file(s) refused: nothing was stored")
         assert isinstance(item, Checked)
         self.checked.append(item)
-        self._files_of[item.key[2]] = item.path
         self._on_checked(item)
         return item
 
     def _repeated(self, item: Checked) -> list[str]:
         """A file of an event that another file of the batch holds already."""
         event_id = item.key[2]
-        other = self._files_of.get(event_id)
+        other = self.files_of.get(event_id)
         if other is None:
-            self._files_of[event_id] = item.path
+            self.files_of[event_id] = item.path
             return []
         return [f"{item.path}: event {event_id} is also in {other}: a batch holds each event "
                 f"once (rate the other file on its own, with --replace to correct it)"]

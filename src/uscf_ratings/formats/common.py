@@ -10,9 +10,10 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from ..core.model import Event, Section, System
+from ..core.model import Event, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
+from ..core.validate import section_label
 from .errors import Issue, ParseError
 
 
@@ -59,10 +60,6 @@ def load_json(text: str, source: str) -> Any:
 # str.isdigit and the regex class \d accept superscripts and other scripts' digits ('¹',
 # '٣', '５'), some of which int() refuses: a reader that checked with isdigit and then
 # called int crashed. Every reader checks numbers with these instead.
-
-#: The highest rating a file may give (the CSV crosstable's bound): above it is a typo
-#: or a member id in the rating's place.
-MAX_RATING = 3500
 
 _WHOLE = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
@@ -115,11 +112,6 @@ def parse_systems(text: str) -> tuple[System, ...]:
     return chosen
 
 
-def section_name(section: Section) -> str:
-    """``section 2 (Open)``: how messages name a section."""
-    return f"section {section.number}" + (f" ({section.name})" if section.name else "")
-
-
 def with_systems(event: Event, systems: tuple[System, ...], source: str) -> Event:
     """The event with ``systems`` (as --systems gives them) for every section that states
     neither its systems nor a time control we can read; a section that states other
@@ -133,14 +125,14 @@ def with_systems(event: Event, systems: tuple[System, ...], source: str) -> Even
     for s in event.sections:
         if s.systems:
             if set(s.systems) != set(systems):
-                issues.append(Issue(section_name(s), "the file states the systems "
+                issues.append(Issue(section_label(s), "the file states the systems "
                                     f"{','.join(x.value for x in s.systems)}; --systems "
                                     f"gives {given}"))
             sections.append(s)
             continue
         own = systems_of(s.time_control, s.start_date, s.online or event.online)
         if own is not None and set(own) != set(systems):
-            issues.append(Issue(section_name(s), f"the file states the time control "
+            issues.append(Issue(section_label(s), f"the file states the time control "
                                 f"{s.time_control!r}, rated in {','.join(x.value for x in own)} "
                                 f"on {s.start_date}; --systems gives {given}"))
         sections.append(s if own is not None else replace(s, systems=systems))

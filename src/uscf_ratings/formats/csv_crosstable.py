@@ -59,7 +59,8 @@ from ..core.model import (
 )
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
-from .common import MAX_RATING, decimal, main_system, undated, whole
+from ..core.validate import MAX_RATING
+from .common import decimal, main_system, undated, whole
 from .errors import Issue, ParseError
 
 FORMAT_MARK = "uscf-crosstable"

@@ -70,7 +70,8 @@ from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
 from .archive import Reader as archive_reader
-from .common import MAX_RATING, UNDATED, kind_of, load_json, systems_of, undated
+from ..core.validate import MAX_RATING
+from .common import UNDATED, kind_of, load_json, systems_of, undated
 from .errors import Issue, ParseError
 
 #: result code -> (first player's code, second player's code) for a game between two players.

@@ -40,6 +40,8 @@ def database_url(url: str | None = None) -> str:
 
 #: the schemes a database URL may have
 SCHEMES = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
+#: what follows ``sqlite://`` for a database in memory
+_IN_MEMORY = ("", "/", "/:memory:")
 
 
 def shown_url(url: str) -> str:
@@ -54,7 +56,7 @@ def shown_url(url: str) -> str:
 def sqlite_path(url: str) -> Path | None:
     """The file of a SQLite URL; None for a database in memory or another kind."""
     scheme, _, rest = database_url(url).partition("://")
-    if scheme != "sqlite" or rest in ("", "/", "/:memory:") or not rest.startswith("/"):
+    if scheme != "sqlite" or rest in _IN_MEMORY or not rest.startswith("/"):
         return None
     return Path(rest[1:].split("?", 1)[0])
 
@@ -74,7 +76,7 @@ def check_url(url: str | None, must_exist: bool = False) -> None:
                             "expected sqlite:///PATH or postgresql://USER@HOST/NAME")
     path = sqlite_path(given)
     if path is None:
-        if scheme == "sqlite" and rest not in ("", "/", "/:memory:"):
+        if scheme == "sqlite" and rest not in _IN_MEMORY:
             raise DatabaseError(f"{given}: expected sqlite:///PATH (three slashes)")
         return
     if not path.parent.is_dir():

@@ -493,7 +493,8 @@ def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
 
 def _sections_of(c: Connection, merged: dict[str, str], ids: set[str]
                  ) -> dict[str, set[tuple[str, int]]]:
-    """The stored sections each of ``ids`` played in, under any id merged into it."""
+    """The stored sections each of ``ids`` played in, under any id merged into it (pass
+    no ``merged`` for the ids as the files give them)."""
     found: dict[str, set[tuple[str, int]]] = {ident: set() for ident in ids}
     for row in c.execute(select(t.events.c.id, t.events.c.source)):
         for s in json.loads(row.source)["input"]["sections"]:
@@ -502,6 +503,17 @@ def _sections_of(c: Connection, merged: dict[str, str], ids: set[str]
                 if member in found:
                     found[member].add((row.id, s["number"]))
     return found
+
+
+def _section_keys(c: Connection, sections: set[tuple[str, int]]) -> dict[tuple[str, int], SectionKey]:
+    """The rating-order key of each of ``sections`` (event id, number). The sections table
+    has the dates: in the stored file a section may take the event's."""
+    if not sections:
+        return {}
+    return {(r.event_id, r.number): (r.end_date, r.start_date, r.event_id, r.number)
+            for r in c.execute(select(t.sections.c.end_date, t.sections.c.start_date,
+                                      t.sections.c.event_id, t.sections.c.number))
+            if (r.event_id, r.number) in sections}
 
 
 def _sections_with_both(c: Connection, merged: dict[str, str], keep: str, drop: str
@@ -518,26 +530,15 @@ def _first_played(c: Connection, ids: list[str]) -> dict[str, date]:
     merged = aliases(c)
     wanted = {merged.get(i, i): i for i in ids}
     found = _sections_of(c, merged, set(wanted))
-    starts = {(r.event_id, r.number): r.start_date for r in c.execute(
-        select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date))}
-    return {wanted[m]: min(starts[k] for k in keys) for m, keys in found.items() if keys}
+    keys = _section_keys(c, set().union(*found.values()))
+    return {wanted[m]: min(keys[k][1] for k in sections)
+            for m, sections in found.items() if sections}
 
 
 def _first_key_of_members(c: Connection, ids: list[str]) -> SectionKey | None:
     """The first section in which any of ``ids`` appears (rated or not)."""
-    wanted = set(ids)
-    found = set()
-    for row in c.execute(select(t.events.c.id, t.events.c.source)):
-        for s in json.loads(row.source)["input"]["sections"]:
-            if any(p.get("id") in wanted for p in s["players"]):
-                found.add((row.id, s["number"]))
-    if not found:
-        return None
-    # the sections table has the dates (in the stored file a section may take the event's)
-    keys = [(r.end_date, r.start_date, r.event_id, r.number) for r in c.execute(
-        select(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
-               t.sections.c.number)) if (r.event_id, r.number) in found]
-    return min(keys)
+    found = set().union(*_sections_of(c, {}, set(ids)).values())
+    return min(_section_keys(c, found).values(), default=None)
 
 
 def fill_from_database(c: Connection, section: Section) -> Section:

@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.formulas import round_half_up
+from ..core.formulas import round_half_up, rounded_rating
 
 #: The age-based ratings that say nothing exact about an age (section 2.3): no usable
 #: birth date (750, 1300), a miscoded one (under 3), or an age of 26 or more (1300).
@@ -64,7 +64,7 @@ BLENDED_HIDDEN = ("age_rating", "z", "staleness_factor", "weight")
 def whole(value: Any) -> Any:
     """A rating to whole points (half up), as published; anything else unchanged."""
     if isinstance(value, float) and math.isfinite(value):
-        return int(round_half_up(value, 0))
+        return rounded_rating(value)
     return value
 
 
@@ -138,8 +138,6 @@ def _numbers(node: Any, secrets: set[float]) -> Any:
                 out[key] = two_decimals(value)
             elif key == "opponents":
                 out[key] = [None if o in secrets else whole(o) for o in value]
-            elif key == "change":
-                out[key] = two_decimals(value)
             else:
                 out[key] = _numbers(value, secrets)
         return out
