@@ -208,3 +208,17 @@ def test_two_names_under_one_id_is_a_warning(url: str, tmp_path: Path) -> None:
 def test_same_name_written_two_ways_is_no_warning(url: str, tmp_path: Path) -> None:
     path = one_id_in_two_sections(tmp_path, "commas", "TORRES, ANA", "Ana Torres")
     assert "warning" not in run("db", "--db", url, "rate", str(path)).output
+
+
+def test_a_correction_may_give_ids_as_rate_does(url: str, tmp_path: Path) -> None:
+    """The refusal of players without ids names --assign-ids: correct takes it too."""
+    run("db", "--db", url, "rate", str(SAMPLE))
+    path = event_file(tmp_path, SAMPLE_ID, "2026-08-01", [
+        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+        {"pair": 2, "name": "Walk In", "results": ["L1"]}])
+    refused = run("db", "--db", url, "correct", SAMPLE_ID, str(path), ok=False)
+    assert "no member id: pair 2 Walk In" in refused.output and "--assign-ids" in refused.output
+    given = run("db", "--db", url, "correct", SAMPLE_ID, str(path), "--assign-ids")
+    assert f"{SAMPLE_ID}/1/2 (Walk In)" in given.output
+    event = json.loads(run("db", "--db", url, "event", SAMPLE_ID, "--json").output)
+    assert [p["id"] for p in event["sections"][0]["players"]] == ["30000001", f"{SAMPLE_ID}/1/2"]

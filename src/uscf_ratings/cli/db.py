@@ -362,16 +362,19 @@ class _Run:
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
 @click.option("--force-id", is_flag=True,
               help="Store FILE as EVENT_ID even though it names another event id.")
+@click.option("--assign-ids", is_flag=True,
+              help="As for uscf db rate: give each player without a member id the id "
+                   "EVENT/SECTION/PAIR (else such a file is refused).")
 @file_options
 @click.pass_context
-def correct(ctx: click.Context, event_id: str, file: Path, force_id: bool,
+def correct(ctx: click.Context, event_id: str, file: Path, force_id: bool, assign_ids: bool,
             from_format: str | None, event_date: date | None,
             systems: tuple[System, ...] | None) -> None:
     """Replace a rated event by a corrected FILE and re-rate what follows.
 
     Refused if FILE is of another event (its event id differs from EVENT_ID) unless
     --force-id, and for every reason `uscf db rate` refuses a file."""
-    event = _read_one(file, FileOptions(from_format, event_date, systems))
+    event = _read_one(file, FileOptions(from_format, event_date, systems, assign_ids))
     try:
         corrected = _office(ctx).correct(event_id, event, force_id=force_id)
     except FAILURES as error:
