@@ -21,7 +21,7 @@ from tests.conftest import skip_or_fail
 from uscf_ratings.core.model import System
 from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
-from uscf_ratings.office.members import Baseline, MemberRecord
+from uscf_ratings.formats.member_records import Baseline, MemberRecord
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.store import state_from_json
 from uscf_ratings.synthetic import events as synthetic_events

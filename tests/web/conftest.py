@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from uscf_ratings.formats.event_json import event_from_dict, read_event
-from uscf_ratings.office.members import MemberRecord
+from uscf_ratings.formats.member_records import MemberRecord
 from uscf_ratings.office.office import Office
 from tests.conftest import REPO, skip_or_fail
 

@@ -170,7 +170,7 @@ def import_members(ctx: click.Context, file: Path) -> None:
     Refused whole, naming each member and field, if a rating or N is out of range
     (no rating is below the absolute floor of 100), one id is listed with two names, or
     a birth date comes after a section the member played."""
-    from ..office.members import read_members
+    from ..formats.member_list import read_members
 
     try:
         records = read_members(file)

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..core.formulas import rounded_rating
 from ..core.model import Event, System
 from ..core.rules import FIRST_COVERED
-from ..office.members import MemberRecord
+from ..formats.member_records import MemberRecord
 from ..office.office import PRE_FROM_FILE, PRE_FROM_FILE_ONLY, Office
 from .sources import RealSection, load_all
 

@@ -25,8 +25,8 @@ from datetime import date
 
 from ..core.model import Event, Player, Section
 from ..core.validate import MAX_RATING, section_label
+from ..formats.member_records import MemberRecord
 from .errors import AdmissionError
-from .members import MemberRecord
 
 __all__ = ["AdmissionError", "Verdict", "assigned_id", "check_birth_date", "check_event",
            "check_hand_floor", "check_members", "with_assigned_ids"]

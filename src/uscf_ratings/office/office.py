@@ -20,6 +20,7 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from ..core.model import Event, Section, System
 from ..core.results import SectionResult
 from ..core.validate import check_section
+from ..formats.member_records import MemberRecord
 from . import schema as t
 from .collector import fewer_collections
 from .admission import (
@@ -32,7 +33,6 @@ from .db import Driver, check_schema, make_engine, upgrade, writing
 from .defaults import COMMIT_EVERY, PRE_FROM_DATABASE, PRE_FROM_FILE, PRE_FROM_FILE_ONLY
 from .errors import AdmissionError, OfficeError
 from .explain import explain_event
-from .members import MemberRecord
 from .run import (
     RatingRun,
     first_key,

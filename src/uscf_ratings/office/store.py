@@ -31,9 +31,9 @@ from sqlalchemy import (
 
 from ..core.model import MatchChange, Rating, System
 from ..core.results import Outcome
+from ..formats.member_records import MemberRecord
 from . import schema as t
 from .db import Driver
-from .members import MemberRecord
 
 SectionKey = tuple[date, date, str, int]  #: (end date, start date, event id, section number)
 

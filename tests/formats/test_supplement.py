@@ -1,6 +1,6 @@
-"""Reading the rating supplement US Chess publishes for directors (office/supplement.py).
+"""Reading the rating supplement US Chess publishes for directors (formats/supplement.py).
 
-The text fixtures are in tests/office/data/supplement/. In ``rtglist_wide.txt`` only the
+The text fixtures are in tests/formats/data/supplement/. In ``rtglist_wide.txt`` only the
 header names ``rtglistdate`` and ``rtgreg`` are names seen in a real file; ``c1``... are
 placeholders (the reader goes by position there, as the module text explains).
 The DBF fixtures are written here by :func:`write_dbf`, whose byte layout is explained there.
@@ -9,16 +9,17 @@ The DBF fixtures are written here by :func:`write_dbf`, whose byte layout is exp
 from __future__ import annotations
 
 import struct
+import sys
 from datetime import date
 from pathlib import Path
 
 import pytest
-from tests.conftest import skip_or_fail
 
 from uscf_ratings.core.model import System
 from uscf_ratings.formats.errors import ParseError
-from uscf_ratings.office.members import Baseline, MemberRecord, read_members
-from uscf_ratings.office.supplement import (
+from uscf_ratings.formats.member_list import read_members
+from uscf_ratings.formats.member_records import Baseline, MemberRecord
+from uscf_ratings.formats.supplement import (
     ESTABLISHED_GAMES,
     ParsedRating,
     parse_date,
@@ -36,13 +37,6 @@ def by_id(records: list[MemberRecord]) -> dict[str, MemberRecord]:
 
 def wheres(error: pytest.ExceptionInfo[ParseError]) -> list[str]:
     return [issue.where for issue in error.value.issues]
-
-
-def needs_dbfread() -> None:
-    try:
-        import dbfread  # noqa: F401
-    except ImportError:
-        skip_or_fail("dbfread is not installed (it must be a dependency in pyproject.toml)")
 
 
 # --- writing a tiny dBase III file --------------------------------------------------------
@@ -267,7 +261,6 @@ def test_read_members_hands_supplements_over() -> None:
 
 
 def test_dbf_maps_every_field(tmp_path: Path) -> None:
-    needs_dbfread()
     path = write_dbf(tmp_path / "TARATSUP.DBF", GOLDEN_FIELDS, [
         ["12345678", "SMITH, JOHN", "CA", "20270131", "1856E  ", "1456/12", "1700", "202603"],
         ["99999999", "GONE, DELETED", "CA", "20200101", "1500E  ", "", "", "202603"],
@@ -289,7 +282,6 @@ def test_dbf_maps_every_field(tmp_path: Path) -> None:
 
 
 def test_dbf_reports_every_problem_with_record_and_field(tmp_path: Path) -> None:
-    needs_dbfread()
     path = write_dbf(tmp_path / "TARATSUP.DBF", GOLDEN_FIELDS, [
         ["12345678", "SMITH, JOHN", "CA", "20271340", "1856E  ", "", "", "202603"],
         ["ABC", "BAD, ID", "CA", "20270101", "18x6   ", "1456P  ", "", "2026"],
@@ -310,7 +302,6 @@ def test_dbf_reports_every_problem_with_record_and_field(tmp_path: Path) -> None
 
 
 def test_dbf_field_names_can_be_mapped(tmp_path: Path) -> None:
-    needs_dbfread()
     fields: list[Field] = [("PLAYERNO", "C", 8, 0), ("RTG1", "C", 7, 0), ("RTG2", "C", 7, 0)]
     path = write_dbf(tmp_path / "blitz.dbf", fields, [["12345678", "1856E  ", "1720P20"]])
     with pytest.raises(ParseError) as error:
@@ -323,7 +314,6 @@ def test_dbf_field_names_can_be_mapped(tmp_path: Path) -> None:
 
 
 def test_read_members_reads_a_dbf(tmp_path: Path) -> None:
-    needs_dbfread()
     path = write_dbf(tmp_path / "TARATSUP.DBF", GOLDEN_FIELDS,
                      [["12345678", "SMITH, JOHN", "CA", "20270131", "1856E  ", "", "", "202603"]])
     assert [r.id for r in read_members(path)] == ["12345678"]
@@ -341,9 +331,62 @@ def test_columns_must_name_known_keys() -> None:
 
 
 def test_a_dbf_that_is_not_one(tmp_path: Path) -> None:
-    needs_dbfread()
     path = tmp_path / "TARATSUP.DBF"
     path.write_bytes(b"\x03\x7e\x03")  # a header cut short
     with pytest.raises(ParseError) as error:
         read_supplement(path)
     assert wheres(error) == ["header"] and "not a dBase III file" in str(error.value)
+
+
+def test_dbf_is_read_without_dbfread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The supplement's DBF files go through the project's one dBase reader
+    (formats.dbf.read_table): dbfread is no dependency of the package."""
+    monkeypatch.setitem(sys.modules, "dbfread", None)  # any `import dbfread` now fails
+    path = write_dbf(tmp_path / "TARATSUP.DBF", GOLDEN_FIELDS,
+                     [["12345678", "MÜLLER, ANNA", "CA", "20270131", "1856E  ", "", "", "202603"]])
+    [record] = read_supplement(path)
+    # "Ü" is byte DCh in Windows-1252, the code page of a file whose header names none.
+    assert record.name == "MÜLLER, ANNA"
+    assert record.ratings == {System.R: Baseline(1856.0, 26, as_of=date(2026, 3, 1))}
+
+
+def test_dbf_problems_name_records_as_numbered_in_the_file(tmp_path: Path) -> None:
+    """A deleted record keeps its place: the bad record is the file's third, as a dBase
+    program shows it, although only two records are live."""
+    path = write_dbf(tmp_path / "TARATSUP.DBF", GOLDEN_FIELDS, [
+        ["99999999", "GONE, DELETED", "CA", "20200101", "1500E  ", "", "", "202603"],
+        ["12345678", "SMITH, JOHN", "CA", "20270131", "1856E  ", "", "", "202603"],
+        ["23456789", "DOE, JANE", "NY", "20270101", "18x6   ", "", "", "202603"],
+    ], deleted=frozenset({0}))
+    with pytest.raises(ParseError) as error:
+        read_supplement(path)
+    assert wheres(error) == ["record 3, field R_RATING"]
+
+
+def test_a_dbf_with_fewer_records_than_its_header_says(tmp_path: Path) -> None:
+    row = ["12345678", "SMITH, JOHN", "CA", "20270131", "1856E  ", "", "", "202603"]
+    path = write_dbf(tmp_path / "TARATSUP.DBF", GOLDEN_FIELDS,
+                     [row, ["23456789"] + row[1:], ["34567890"] + row[1:]])
+    # A record is 1 flag byte + 8 + 17 + 2 + 8 + 7 + 7 + 4 + 6 = 60 bytes; cutting the last
+    # record and the final 1Ah leaves two of the three the header counts.
+    path.write_bytes(path.read_bytes()[:-61])
+    with pytest.raises(ParseError) as error:
+        read_supplement(path)
+    assert wheres(error) == ["header"]
+    assert "the header says 3 records of 60 bytes, but only 2 follow" in str(error.value)
+
+
+def test_two_columns_or_fields_for_one_key_are_refused(tmp_path: Path) -> None:
+    """The header's "ID" and "USCF ID" both name the member ID (ALIASES): none is chosen."""
+    path = tmp_path / "list.csv"
+    path.write_text('ID,USCF ID,Name\n12345678,23456789,"LEE, KIM"\n')
+    with pytest.raises(ParseError) as error:
+        read_supplement(path)
+    assert [str(issue) for issue in error.value.issues] == [
+        "line 1: two columns read as id: ID, USCF ID"]
+    fields: list[Field] = [("MEM_ID", "C", 8, 0), ("USCF_ID", "C", 8, 0)]
+    path = write_dbf(tmp_path / "TARATSUP.DBF", fields, [["12345678", "23456789"]])
+    with pytest.raises(ParseError) as error:
+        read_supplement(path)
+    assert [str(issue) for issue in error.value.issues] == [
+        "header: two fields read as id: MEM_ID, USCF_ID"]

@@ -1,7 +1,7 @@
 """Read the rating supplement US Chess publishes for tournament directors, so that a club
 can seed a local pool from official (published) ratings.
 
-`read_supplement` returns `members.MemberRecord` values;
+`read_supplement` returns `formats.member_records.MemberRecord` values;
 `read_supplement_entries` also keeps what a ``MemberRecord`` has no place for
 (membership expiration, FIDE ID, status). Every problem in a file is collected and raised
 together as one `uscf_ratings.formats.errors.ParseError`, each issue naming the line
@@ -107,16 +107,16 @@ from __future__ import annotations
 
 import csv
 import re
-import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from ..core.model import System
-from ..formats.errors import Issue, ParseError
-from .members import Baseline, MemberRecord
+from .dbf import DbfTable, read_table
+from .errors import Issue, ParseError
+from .member_records import Baseline, MemberRecord
 
 #: N assumed for an established rating whose N the file does not give (see the module text).
 ESTABLISHED_GAMES = 26
@@ -307,6 +307,7 @@ def read_supplement_entries(path: Path | str, *, columns: Mapping[str, str] | No
             head = file.read(4096)
     except OSError as error:
         raise ParseError(str(path), [Issue("", f"cannot be read: {error.strerror or error}")]) from None
+    rows: Iterable[_Row]
     if path.suffix.lower() == ".dbf" or (len(head) >= 32 and head[0] in DBF_VERSIONS
                                          and 0x0D in head[32:]):
         rows = _dbf_rows(path, overrides)
@@ -491,8 +492,9 @@ def _text_rows(path: Path, overrides: Mapping[str, str]) -> list[_Row]:
                                            "columns={'<header>': 'id'}")])
     dupes = {k for k in keys if k and keys.count(k) > 1}
     if dupes:
+        named = list(zip(header, keys, strict=True))  # one key (or None) per header cell
         raise ParseError(str(path), [Issue(f"line {line1}", f"two columns read as {k}: "
-                                           + ", ".join(h for h, kk in zip(header, keys) if kk == k))
+                                           + ", ".join(h for h, kk in named if kk == k))
                                      for k in sorted(dupes)])
     rows: list[_Row] = []
     for line, row in split[1:]:
@@ -523,19 +525,22 @@ def _rtglist(split: list[tuple[int, list[str]]]) -> list[_Row]:
 # --- dBase III files ---------------------------------------------------------------------
 
 
-def _dbf_rows(path: Path, overrides: Mapping[str, str]) -> list[_Row]:
+def _dbf_rows(path: Path, overrides: Mapping[str, str]) -> Iterator[_Row]:
+    """The rows of a DBF supplement, read by the project's one dBase reader
+    (`formats.dbf.read_table`). The header is checked here, before any row is given; the
+    rows are made one at a time, so a large file is never held twice over."""
     try:
-        from dbfread import DBF  # type: ignore[import-untyped, import-not-found, unused-ignore]
-    except ImportError:
-        raise ParseError(str(path), [Issue("", "reading a DBF supplement needs the dbfread package "
-                                               "(pip install dbfread)")]) from None
-    try:
-        table = DBF(str(path), raw=True, encoding="cp1252", char_decode_errors="replace",
-                    ignore_missing_memofile=True)
-    except (OSError, ValueError, struct.error) as error:  # a broken or foreign header
-        raise ParseError(str(path), [Issue("header", f"not a dBase III file: {error}")]) from None
-    names = [f.name for f in table.fields]
-    types = {f.name: f.type for f in table.fields}
+        data = path.read_bytes()
+    except OSError as error:
+        raise ParseError(str(path), [Issue("", f"cannot be read: {error.strerror or error}")]) from None
+    problems: list[Issue] = []
+    table = read_table(data, "header", problems)
+    if table is None:  # nothing can be read: a broken or foreign header
+        raise ParseError(str(path), [Issue(p.where, f"not a dBase III file: {p.message}")
+                                     for p in problems])
+    if problems:  # readable, but fewer records than the header says: refuse, drop nothing
+        raise ParseError(str(path), problems)
+    names = list(table.fields)
     keys = {name: _key_of(name, overrides) for name in names}
     if "id" not in keys.values():
         raise ParseError(str(path), [Issue("header", f"no member ID field among {', '.join(names)}; "
@@ -545,20 +550,19 @@ def _dbf_rows(path: Path, overrides: Mapping[str, str]) -> list[_Row]:
         raise ParseError(str(path), [Issue("header", f"two fields read as {k}: "
                                            + ", ".join(n for n in names if keys[n] == k))
                                      for k in dupes])
-    rows: list[_Row] = []
-    try:
-        for number, record in enumerate(table, start=1):
-            where = f"record {number}"
-            cells = {}
-            for name, raw in record.items():
-                key = keys[name]
-                if not key:
-                    continue
-                value = raw.decode("cp1252", errors="replace") if isinstance(raw, bytes) else str(raw)
-                if types[name] == "D":
-                    value = value.strip()
-                cells[key] = (f"{where}, field {name}", value.replace("\x00", " "))
-            rows.append(_Row(where, cells))
-    except (OSError, ValueError, struct.error) as error:
-        raise ParseError(str(path), [Issue(f"record {len(rows) + 1}", f"cannot be read: {error}")]) from None
-    return rows
+    return _dbf_records(table, keys)
+
+
+def _dbf_records(table: DbfTable, keys: Mapping[str, str | None]) -> Iterator[_Row]:
+    """One row per live record, numbered as in the file (a deleted record keeps its number)."""
+    for number, record in table.records:
+        where = f"record {number}"
+        cells = {}
+        for name, value in record.items():
+            key = keys[name]
+            if not key:
+                continue
+            if table.fields[name].type == "D":
+                value = value.strip()
+            cells[key] = (f"{where}, field {name}", value.replace("\x00", " "))
+        yield _Row(where, cells)

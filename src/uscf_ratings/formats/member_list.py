@@ -1,56 +1,30 @@
-"""Member records an office starts from: a CSV or JSON list of its own, or the rating
-supplement US Chess publishes for directors (office/supplement.py).
+"""Read a member list an office starts from: a CSV or JSON list of its own, or (handed
+over by content) the rating supplement US Chess publishes for directors
+(`formats.supplement`).
 
-A `MemberRecord` is what any of those sources gives: identity, what Step 1 needs
+Each gives `MemberRecord` values (`formats.member_records`): identity, what Step 1 needs
 (birth date, adult, FIDE and CFC ratings) and a baseline rating per system with its N and
-history counts.
+history counts. Every problem in a file is collected and raised together as one
+`uscf_ratings.formats.errors.ParseError`, each issue naming the line or JSON path and the
+field.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from ..core.model import System
-from ..formats.errors import Issue, ParseError
-
-
-@dataclass(frozen=True)
-class Baseline:
-    rating: float
-    games: int
-    as_of: date | None = None
-    wins: int | None = None
-    draws: int | None = None
-    losses: int | None = None
-    events3: int | None = None
-    peak: float | None = None
-    floor: float | None = None
-    olm: bool = False
-    games_above_2200: int | None = None
-
-
-@dataclass(frozen=True)
-class MemberRecord:
-    id: str
-    name: str = ""
-    birth_date: date | None = None
-    adult: bool | None = None
-    state: str | None = None
-    fide_rating: float | None = None
-    fide_date: date | None = None
-    cfc_rating: float | None = None
-    cfc_date: date | None = None
-    canadian_resident: bool | None = None
-    ratings: dict[System, Baseline] = field(default_factory=dict)
-
+from .errors import Issue, ParseError
+from .member_records import Baseline, MemberRecord
+from .supplement import read_supplement
 
 #: CSV columns: identity, then per system S in R, Q, B, OR, OQ, OB the columns
-#: S_rating, S_games, S_date, S_wins, S_draws, S_losses, S_events3, S_peak, S_floor, S_olm.
+#: S_rating, S_games, S_date, S_wins, S_draws, S_losses, S_events3, S_peak, S_floor, S_olm,
+#: S_games_above_2200.
 CSV_IDENTITY = ("id", "name", "birth_date", "adult", "state", "fide_rating", "fide_date",
                 "cfc_rating", "cfc_date", "canadian_resident")
 CSV_RATING = ("rating", "games", "date", "wins", "draws", "losses", "events3", "peak", "floor",
@@ -66,8 +40,6 @@ def read_members(path: Path | str) -> list[MemberRecord]:
         text = path.read_text(encoding="utf-8-sig")
         if text.split("\n", 1)[0].strip().lower().startswith("id"):
             return _from_csv(path, text)
-    from .supplement import read_supplement
-
     return read_supplement(path)
 
 
