@@ -1,6 +1,8 @@
 """The US Chess rating report (format 2C, three dBase files): reading the real SwissSys
 export, the hand-made fixtures for each oddity of the notes, malformed files with their
-exact errors, and the writer checked against an independent reader (dbfread)."""
+exact errors, and the writer and the dBase reader checked against an independent reader
+(dbfread: only the tests use it, from the ``test`` extra; the package reads every dBase file
+with its own `dbf.read_table`)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,10 @@ import struct
 import zipfile
 from datetime import date
 from pathlib import Path
+from types import ModuleType
 
-import dbfread
 import pytest
-from tests.conftest import REPO
+from tests.conftest import REPO, skip_or_fail
 
 from uscf_ratings.core.formulas import n_star
 from uscf_ratings.core.model import (
@@ -27,12 +29,23 @@ from uscf_ratings.core.model import (
 )
 from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.formats import dbf
-from uscf_ratings.formats.errors import ParseError
+from uscf_ratings.formats.errors import Issue, ParseError
 from uscf_ratings.formats.event_json import read_event
 
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURES = DATA / "dbf"
 NAMES = ("THEXPORT.DBF", "TSEXPORT.DBF", "TDEXPORT.DBF")
+
+
+@pytest.fixture
+def dbfread() -> ModuleType:
+    """dbfread, the independent dBase reader these tests check ours against (test extra)."""
+    try:
+        import dbfread
+    except ImportError:
+        skip_or_fail("dbfread is not installed: it is in the test extra "
+                     "(pip install -e '.[test]')")
+    return dbfread
 
 
 def cells(player: Player) -> str:
@@ -52,7 +65,8 @@ REAL = ("better-swisssys_swisssys11_dbf_test", "better-swisssys_seniorproj_test1
 
 
 @pytest.mark.parametrize("folder", REAL)
-def test_real_report_every_player_and_result(shared: Path, folder: str) -> None:
+def test_real_report_every_player_and_result(shared: Path, folder: str,
+                                             dbfread: ModuleType) -> None:
     """What MANIFEST.md says of the file: toy event "dbf_test", 2026-03-30, one section
     "open", R, Swiss, one round; IDs 12345 and 54321 rated 2000 and 1999; W2W and L1B."""
     path = shared / "formats" / "uscf_dbf" / folder
@@ -249,11 +263,44 @@ def test_dbase_damage_is_named(tmp_path: Path) -> None:
         assert message in str(caught.value)
 
 
+def same_as_dbfread(path: Path, dbfread: ModuleType) -> int:
+    """``read_table`` gives the fields and, record by record, the text dbfread gives (dbfread
+    decodes with the code page it picks itself); the number of live records compared."""
+    issues: list[Issue] = []
+    table = dbf.read_table(path.read_bytes(), path.name, issues)
+    assert issues == [] and table is not None
+    theirs = dbfread.DBF(str(path), raw=True)
+    assert [(f.name, f.type, f.length) for f in table.fields.values()] == [
+        (f.name, f.type, f.length) for f in theirs.fields]
+    assert [values for _, values in table.records] == [
+        {name: raw.decode(theirs.encoding) for name, raw in record.items()} for record in theirs]
+    return len(table.records)
+
+
+#: Every fixture a dBase reader can read: not those damaged as dBase tables (cut short, or a
+#: logical field 8 bytes wide, which dbfread refuses and we read as text to name the field).
+DAMAGED = {"bad_truncated_header", "bad_truncated_records", "bad_wrong_types"}
+READABLE = sorted(p for p in FIXTURES.glob("*/*.DBF") if p.parent.name not in DAMAGED)
+
+
+@pytest.mark.parametrize("path", READABLE, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_read_table_reads_what_dbfread_reads(path: Path, dbfread: ModuleType) -> None:
+    assert same_as_dbfread(path, dbfread) >= 1
+
+
+@pytest.mark.parametrize("folder", REAL)
+def test_read_table_reads_the_real_export_as_dbfread_does(shared: Path, folder: str,
+                                                          dbfread: ModuleType) -> None:
+    counts = [same_as_dbfread(shared / "formats" / "uscf_dbf" / folder / name, dbfread)
+              for name in NAMES]
+    assert counts == [1, 1, 2]  # MANIFEST.md: one event, one section, two players
+
 # ---------------------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------------------
 
-def test_written_report_reads_back_identically_in_dbfread(tmp_path: Path) -> None:
+def test_written_report_reads_back_identically_in_dbfread(tmp_path: Path,
+                                                          dbfread: ModuleType) -> None:
     """Every field and value our writer means to write is what dbfread reads."""
     event = read_event(REPO / "examples" / "sample-event.json")
     dbf.write(event, tmp_path)
@@ -338,7 +385,7 @@ def test_writer_refuses_what_2c_cannot_hold(tmp_path: Path) -> None:
         dbf.write(read_event(REPO / "examples" / "sample-event.json"), tmp_path / "x.dbf")
 
 
-def test_long_event_ids_are_written_as_unassigned(tmp_path: Path) -> None:
+def test_long_event_ids_are_written_as_unassigned(tmp_path: Path, dbfread: ModuleType) -> None:
     p1 = Player(1, "1", results=(Result(1, "W", 2),))
     p2 = Player(2, "2", results=(Result(1, "L", 1),))
     section = Section(1, date(2024, 1, 1), date(2024, 1, 1), (p1, p2), systems=(System.R,))
