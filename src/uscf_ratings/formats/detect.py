@@ -19,6 +19,7 @@ from typing import NamedTuple
 from ..core.model import Event, System
 from .common import with_systems
 from .errors import Issue, ParseError
+from .losses import losses
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,4 @@ def write_any(event: Event, path: Path | str, fmt: str | None = None) -> Written
         paths = module.write(event, path, as_json=fmt == "csvjson")
     else:
         paths = module.write(event, path)
-    from .losses import losses
-
-    return Written(list(paths), losses(event, fmt, path, list(paths)))
+    return Written(list(paths), losses(event, fmt, module, path, list(paths)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date
 from pathlib import Path
+from types import ModuleType
 
 from ..core.model import Event, Player, Rating, Section
 from .errors import ParseError
@@ -25,12 +26,15 @@ _HISTORY = ("wins", "draws", "losses", "events3", "peak", "floor", "floor_lowere
             "floor_lowered_to", "olm", "games_above_2200", "match_changes")
 
 
-def losses(event: Event, fmt: str, target: Path, paths: list[Path]) -> list[str]:
-    """One warning per field (and per written file) that reading ``paths`` back does not
-    give as ``event`` holds it."""
+def losses(event: Event, fmt: str, reader: ModuleType, target: Path,
+           paths: list[Path]) -> list[str]:
+    """One warning per field (and per written file) that reading ``paths`` back with
+    ``reader`` (the module of format ``fmt``, as `detect` loads it) does not give as
+    ``event`` holds it. The caller passes the module: this one does not import `detect`,
+    which imports it."""
     label = LABELS.get(fmt, fmt)
     try:
-        back = _read_back(fmt, target, paths)
+        back = _read_back(fmt, reader, target, paths)
     except (ParseError, ValueError, OSError) as error:
         return [f"{target}: what {label} kept could not be checked: reading it back "
                 f"failed: {error}"]
@@ -67,10 +71,8 @@ def losses(event: Event, fmt: str, target: Path, paths: list[Path]) -> list[str]
     return notes
 
 
-def _read_back(fmt: str, target: Path, paths: list[Path]) -> list[tuple[Path, Event]]:
-    from .detect import BY_NAME
-
-    module = BY_NAME[fmt].load()
+def _read_back(fmt: str, module: ModuleType, target: Path,
+               paths: list[Path]) -> list[tuple[Path, Event]]:
     if fmt == "dbf":
         return [(target, module.read(target))]
     if fmt == "json":
