@@ -170,10 +170,10 @@ def history_probe(real: RealSection, pair: int, system: System, pub: Published) 
     rating = players[index].ratings.get(system)
     if rating is None or pub.pre_games is None:
         return None
-    for name, history in (("all wins", {"wins": rating.games, "draws": 0, "losses": 0}),
-                          ("all losses", {"wins": 0, "draws": 0, "losses": rating.games})):
+    for name, (wins, draws, losses) in (("all wins", (rating.games, 0, 0)),
+                                        ("all losses", (0, 0, rating.games))):
         ratings = dict(players[index].ratings)
-        ratings[system] = replace(rating, **history)
+        ratings[system] = replace(rating, wins=wins, draws=draws, losses=losses)
         trial = list(players)
         trial[index] = replace(players[index], ratings=ratings)
         try:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import date
 from functools import cache, lru_cache
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -159,7 +160,7 @@ class _Builder:
     def __init__(self, issues: list[Issue]):
         self.issues = issues
 
-    def date(self, text: str | None, where: str) -> date | None:
+    def calendar_date(self, text: str | None, where: str) -> date | None:
         if text is None:
             return None
         try:
@@ -170,8 +171,8 @@ class _Builder:
 
     def event(self, data: dict[str, Any]) -> Event:
         e = data["event"]
-        start = self.date(e["start_date"], "event.start_date")
-        end = self.date(e.get("end_date"), "event.end_date") or start
+        start = self.calendar_date(e["start_date"], "event.start_date")
+        end = self.calendar_date(e.get("end_date"), "event.end_date") or start
         assert start is not None and end is not None
         online = bool(e.get("online", False))
         sections = tuple(self.section(s, f"sections[{i}]", start, end, online)
@@ -180,8 +181,8 @@ class _Builder:
 
     def section(self, s: dict[str, Any], where: str, start: date, end: date,
                 online: bool) -> Section:
-        s_start = self.date(s.get("start_date"), f"{where}.start_date") or start
-        s_end = self.date(s.get("end_date"), f"{where}.end_date") or end
+        s_start = self.calendar_date(s.get("start_date"), f"{where}.start_date") or start
+        s_end = self.calendar_date(s.get("end_date"), f"{where}.end_date") or end
         systems = tuple(_SYSTEMS[x] for x in s["systems"]) if "systems" in s else None
         players = tuple(self.player(p, f"{where}.players[{i}]", s_start)
                         for i, p in enumerate(s["players"]))
@@ -201,11 +202,11 @@ class _Builder:
         cfc = p.get("cfc")
         return Player(
             pair=p["pair"], id=p.get("id", ""), name=p.get("name", ""),
-            birth_date=self.date(p.get("birth_date"), f"{where}.birth_date"),
+            birth_date=self.calendar_date(p.get("birth_date"), f"{where}.birth_date"),
             adult=p.get("adult"), ratings=ratings, initial=initial,
-            fide=FideRating(fide["rating"], self.date(fide.get("date"), f"{where}.fide.date"))
+            fide=FideRating(fide["rating"], self.calendar_date(fide.get("date"), f"{where}.fide.date"))
             if fide else None,
-            cfc=CfcRating(cfc["rating"], self.date(cfc.get("date"), f"{where}.cfc.date"),
+            cfc=CfcRating(cfc["rating"], self.calendar_date(cfc.get("date"), f"{where}.cfc.date"),
                           cfc.get("canadian_resident", True)) if cfc else None,
             results=tuple(parse_cell(cell, n) for n, cell in enumerate(p["results"], start=1)),
         )
@@ -213,7 +214,7 @@ class _Builder:
     def rating(self, r: dict[str, Any], where: str, section_start: date) -> Rating:
         return Rating(
             rating=float(r["rating"]), games=r["games"],
-            date=self.date(r.get("date"), f"{where}.date") or section_start,
+            date=self.calendar_date(r.get("date"), f"{where}.date") or section_start,
             wins=r.get("wins"), draws=r.get("draws"), losses=r.get("losses"),
             events3=r.get("events3"), peak=r.get("peak"), floor=r.get("floor"),
             floor_lowered_from=r.get("floor_lowered_from"),
@@ -221,7 +222,7 @@ class _Builder:
             olm=r.get("olm", False), games_above_2200=r.get("games_above_2200"),
             games_known=r.get("games_known", True),
             match_changes=tuple(
-                MatchChange(self.date(c["date"], f"{where}.match_changes[{i}].date")
+                MatchChange(self.calendar_date(c["date"], f"{where}.match_changes[{i}].date")
                             or section_start, float(c["change"]))
                 for i, c in enumerate(r["match_changes"])) if "match_changes" in r else (),
         )
@@ -264,7 +265,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
             out["cfc"] = {"rating": p.cfc.rating, "canadian_resident": p.cfc.canadian_resident} | (
                 {"date": p.cfc.date.isoformat()} if p.cfc.date else {})
         results = p.results
-        if any(a.round > b.round for a, b in zip(results, results[1:])):
+        if any(a.round > b.round for a, b in pairwise(results)):
             results = tuple(sorted(results, key=lambda r: r.round))
         out["results"] = [r.code if r.opponent is None else f"{r.code}{r.opponent}"
                           for r in results]

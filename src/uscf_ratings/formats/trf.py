@@ -88,7 +88,6 @@ from .common import UNDATED, is_digits, main_system, undated, whole
 from .errors import Issue, ParseError
 
 ASSUMED_GAMES = 26  #: N of a rating given without N, as in the US Chess report reader
-UNDATED = date(1900, 1, 1)  #: a placeholder while a file without a date is refused
 US_FEDERATION = "USA"
 
 #: TRF result code (upper case) -> US Chess code.
@@ -560,7 +559,9 @@ def _split_cells(tokens: list[str]) -> list[tuple[int, str, str]] | None:
         return None
     cells, i = [], 0
     while i < n:
-        size, cell = choice[i]  # type: ignore[misc]
+        step = choice[i]
+        assert step is not None  # complete[i] holds at each i reached from 0: a cell was chosen
+        size, cell = step
         cells.append(cell)
         i += size
     return cells

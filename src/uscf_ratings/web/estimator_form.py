@@ -14,7 +14,7 @@ from ..core.model import System
 from .estimator import AGE_GROUPS, DEFAULT_OPPONENT_GAMES, EstimateInput, Game, OtherRating
 from .problems import Issue, Problem
 
-T = TypeVar("T")
+T = TypeVar("T", int, float)  #: what a numeric field is read as
 MAX_RATING = 3500.0
 RESULTS = ("W", "D", "L")
 
@@ -40,7 +40,7 @@ class Form:
         except ValueError:
             self.issues.append(Issue(f"{raw!r} is not a number", label))
             return None
-        if not low <= float(value) <= high:  # type: ignore[arg-type]
+        if not low <= float(value) <= high:
             self.issues.append(Issue(f"{raw} is outside {low:g}..{high:g}", label))
             return None
         return value
