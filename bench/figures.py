@@ -605,7 +605,7 @@ def peer_figures(ctx: Context) -> list[Figure]:
         figures.append(Figure(
             f"peer_ratio_{peer.name}", _median(theirs) / _median(ours), "x", sizes.peer_runs,
             ctx.describe_corpus() + f"; ours: rate_columns; theirs: {peer.calls}", (">=", 10.0),
-            samples=[t / o for o, t in zip(ours, theirs)],
+            samples=[t / o for o, t in zip(ours, theirs, strict=True)],
             note=f"{peer.name} {peer_libraries.version(peer.name)} computes a different, "
                  f"simpler formula: {peer.formula}"))
     figures.append(Figure(
@@ -940,7 +940,7 @@ def startup_figures(ctx: Context) -> list[Figure]:
                 times[name].append(_run_once(command))
             bar.advance()
     bar.close()
-    ratios = {name: [t / base for t, base in zip(times[name], times["click"])]
+    ratios = {name: [t / base for t, base in zip(times[name], times["click"], strict=True)]
               for name in ("help", "rate")}
     baseline = f'python -c "{IMPORT_CLICK}"'
     sections = json.loads(SAMPLE_EVENT.read_text())["sections"]

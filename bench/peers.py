@@ -60,7 +60,7 @@ class PeerGames:
         """Each game once, as (row a, row b, a's score)."""
         out = []
         for side in self.sides:
-            for opponent, score in zip(side.opponents, side.scores):
+            for opponent, score in zip(side.opponents, side.scores, strict=True):
                 if opponent > side.row:
                     out.append((side.row, opponent, score))
         return out
@@ -195,7 +195,7 @@ class OpenSkill(Peer):
         games, pairs = prepared
         model = PlackettLuce()
         ratings = [model.rating(mu=r / self.SCALE, sigma=_rd(n) / self.SCALE)
-                   for r, n in zip(games.ratings, games.games_before)]
+                   for r, n in zip(games.ratings, games.games_before, strict=True)]
         return model, ratings, pairs
 
     def rate(self, state: tuple[Any, list[Any], list[Any]]) -> int:

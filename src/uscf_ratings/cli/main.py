@@ -16,11 +16,13 @@ from ..core.results import SectionResult
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, section_label
-from ..formats.crosstable_text import render_section
 from ..formats.common import parse_systems
+from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
 from ..formats.result_json import event_to_dict
+from .db import db
+from .serve import serve
 from .warnings import warn_assumed_games
 
 
@@ -89,7 +91,7 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
         return
     for event, results in rated:
         click.echo(f"{event.name or event.id}  ({event.id}, {event.start_date} .. {event.end_date})")
-        for section, result in zip(event.sections, results):
+        for section, result in zip(event.sections, results, strict=True):
             click.echo("")
             click.echo(render_section(section, result))
         click.echo("")
@@ -224,15 +226,9 @@ def fidelity(shared: Path, k_policy: str, as_json: bool, chain: bool) -> None:
         click.echo(render(report))
 
 
-from .db import db  # the office's commands, after cli is defined
-
-cli.add_command(db)
-
-
 def main() -> None:  # pragma: no cover
     cli(sys.argv[1:])
 
 
-from .serve import serve  # the web app, after cli is defined
-
-cli.add_command(serve)
+cli.add_command(db)  # the office's commands
+cli.add_command(serve)  # the web app

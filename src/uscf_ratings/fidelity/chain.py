@@ -83,7 +83,7 @@ def chain(shared: Path, url: str, carry_history: bool, import_floors: bool) -> C
         except ValueError:
             continue
         for real, result in zip(sorted(reals, key=lambda r: r.section.number),
-                                sorted(results, key=lambda r: r.number)):
+                                sorted(results, key=lambda r: r.number), strict=True):
             for player in result.players:
                 for system, rating in player.ratings.items():
                     pub = real.published.get((player.pair, system))

@@ -406,17 +406,17 @@ class _Builder:
         resolved = given or own or self.given_systems
         kind = self.choice(meta.get("type"), SectionType, SectionType.SWISS)
         k = self.choice(meta.get("k"), KFactor, KFactor.FULL)
-        rows = raw.rows
+        rows, cells_of = raw.rows, raw.cells
         if raw.from_csv and not raw.columns:
             self.fail(raw.where, "section without a header row (pair,id,name,rating,games,"
                       "round1,...)")
         elif raw.from_csv and "pair" not in raw.columns:
             self.fail(raw.where, "the header row has no 'pair' column")
-            rows = []
+            rows, cells_of = [], []
         pairs = {v: i for i, row in enumerate(rows)
                  if (v := self.whole(row["pair"], minimum=1, quiet=True)) is not None}
         players = []
-        for row, cells in zip(rows, raw.cells):
+        for row, cells in zip(rows, cells_of, strict=True):  # a row's cells beside it
             player = self.player(row, cells, resolved, pairs,
                                  explain=not tc and not resolved)
             if player is not None:

@@ -46,11 +46,11 @@ FLOOR_MARK = {"peak": " (floor)", "absolute": " (floor)", "olm": " (OLM floor)",
 def _pairs(event: Event, results: Sequence[SectionResult]) -> list[tuple[Section, SectionResult]]:
     if len(event.sections) != len(results):
         raise ValueError(f"{len(results)} section results for {len(event.sections)} sections")
-    for section, result in zip(event.sections, results):
+    for section, result in zip(event.sections, results, strict=True):
         if section.number != result.number:
             raise ValueError(f"section {section.number} is paired with the result of "
                              f"section {result.number}: give the results in section order")
-    return list(zip(event.sections, results))
+    return list(zip(event.sections, results, strict=True))
 
 
 def _entrant(result: SectionResult, pair: int) -> PlayerResult | None:

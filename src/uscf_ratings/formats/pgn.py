@@ -358,7 +358,7 @@ class _Builder:
                 elif side is not None:
                     self.merge(sides[side.key], side, p.game)
         results: dict[tuple[str, str], list[Result]] = defaultdict(list)
-        for p, rnd in zip(played, rounds):
+        for p, rnd in zip(played, rounds, strict=True):
             for me, other, code in ((p.white, p.black, p.codes[0]), (p.black, p.white, p.codes[1])):
                 if me is None:
                     continue

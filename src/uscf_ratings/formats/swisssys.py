@@ -341,7 +341,7 @@ class _Reader:
             if not self.opponent_ok(e, codes[0], row.pair, known):
                 continue
             out.extend(Result(rnd, code, e.opponent if code in WITH_OPPONENT else None)
-                       for rnd, code in zip(rounds, codes))
+                       for rnd, code in zip(rounds, codes, strict=True))
         return tuple(out)
 
     def combined_codes(self, e: _Entry, pair: int) -> tuple[str, ...]:

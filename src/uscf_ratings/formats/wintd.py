@@ -69,8 +69,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
-from .archive import Reader as archive_reader
 from ..core.validate import MAX_RATING
+from .archive import Reader as archive_reader
 from .common import UNDATED, kind_of, load_json, systems_of, undated
 from .errors import Issue, ParseError
 

@@ -95,7 +95,7 @@ def _cells(player: Player) -> list[str]:
 def from_result(event: Event, results: list[SectionResult]) -> list[Crosstable]:
     """Sections rated on the fly (an upload or a pasted event)."""
     tables = []
-    for section, result in zip(event.sections, results):
+    for section, result in zip(event.sections, results, strict=True):
         systems = tuple(s.value for s in result.systems)
         players = [{"pair": p.pair, "id": p.id, "name": p.name, "results": _cells(p),
                     "ratings": {s.value: rating_to_dict(r)

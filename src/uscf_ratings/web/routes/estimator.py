@@ -42,9 +42,12 @@ def home(request: Request) -> Response:
 @router.post("/estimate", response_class=HTMLResponse, name="estimate")
 async def post_estimate(request: Request) -> Response:
     values, lists = split(await read_form(request))
+    # The rows only show the form again. strict=False: a hand-written request may send the
+    # three columns with unequal lengths (a browser never does); `parse` reads the missing
+    # cells as empty and says what is wrong, so refusing here would only turn that into a 500.
     rows = [{"opp_rating": r, "opp_games": g, "result": s}
             for r, g, s in zip(lists.get("opp_rating", []), lists.get("opp_games", []),
-                               lists.get("result", []))]
+                               lists.get("result", []), strict=False)]
     rows += [{} for _ in range(max(0, BLANK_ROWS - len(rows)))]
     max_games = app_state(request).settings.max_games
     try:
