@@ -20,7 +20,8 @@ from ..core.formulas import rounded_rating
 from ..core.model import Event, System
 from ..core.rules import FIRST_COVERED
 from ..formats.member_records import MemberRecord
-from ..office.office import PRE_FROM_FILE, PRE_FROM_FILE_ONLY, Office
+from ..office.defaults import PRE_FROM_FILE, PRE_FROM_FILE_ONLY
+from ..office.office import Office
 from .sources import RealSection, load_all
 
 
