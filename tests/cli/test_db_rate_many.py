@@ -101,8 +101,8 @@ def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:
     """An event JSON file is stored as its text (not written out again), sections that
     take the event's dates included; the event, its players' histories and an import of
     members (which looks for the members' first section) read it back."""
-    from uscf_ratings.office import queries
     from uscf_ratings.formats.member_records import MemberRecord
+    from uscf_ratings.office import queries
 
     doc = {"event": {"id": "E7", "name": "Club night", "start_date": "2026-03-04"},
            "sections": [{"number": 1, "time_control": "G/60;d5", "players": [

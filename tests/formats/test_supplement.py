@@ -390,3 +390,22 @@ def test_two_columns_or_fields_for_one_key_are_refused(tmp_path: Path) -> None:
         read_supplement(path)
     assert [str(issue) for issue in error.value.issues] == [
         "header: two fields read as id: MEM_ID, USCF_ID"]
+
+
+def test_numbers_are_ascii_digits(tmp_path: Path) -> None:
+    """Another script's digits read as numbers by Python's int() and float() (and by \\d) are
+    refused, as in every reader (formats/common.py); so is a count of 5,000 digits."""
+    path = tmp_path / "list.csv"
+    path.write_text("USCF ID,Rating,Quick Rating,Quick Games,FIDE ID\n"
+                    "1234567¹,١٥٠٠,1500,１２,20１\n"
+                    f"23456789,1500,1500,{'9' * 5000},\n", encoding="utf-8")
+    with pytest.raises(ParseError) as error:
+        read_supplement(path)
+    assert [(issue.where, issue.message[:40]) for issue in error.value.issues] == [
+        ("line 2, column 'USCF ID'", "'1234567¹' is not a member ID (digits on"),
+        ("line 2, column 'Rating'", "'١٥٠٠' is not a rating (like 1456, 1456P"),
+        ("line 2, column 'Quick Games'", "'１２' is not a whole number (up to 9 ASCI"),
+        ("line 2, column 'FIDE ID'", "'20１' is not a FIDE ID (digits only)"),
+        ("line 3, column 'Quick Games'", "'" + '9' * 39),
+    ]
+    assert error.value.issues[-1].message.endswith("is not a whole number (up to 9 ASCII digits)")

@@ -12,9 +12,9 @@ from sqlalchemy import select
 from uscf_ratings.core.model import Event, System
 from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.core.results import outcomes_of
+from uscf_ratings.formats.member_records import MemberRecord
 from uscf_ratings.office import queries, schema
 from uscf_ratings.office.explain import explain_event
-from uscf_ratings.formats.member_records import MemberRecord
 from uscf_ratings.office.office import EventRated, Office, OfficeError
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation

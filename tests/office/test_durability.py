@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import select, text
 from tests.conftest import REPO, write_events
 
-from uscf_ratings.office import schema
 from uscf_ratings.formats.member_records import MemberRecord
+from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
 
 CHILD = Path(__file__).with_name("rate_child.py")

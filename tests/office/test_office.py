@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from uscf_ratings.core.model import Event, Player, Rating, Result, Section, System
 from uscf_ratings.core.pipeline import rate_section
-from uscf_ratings.office import queries, schema
 from uscf_ratings.formats.member_records import Baseline, MemberRecord
+from uscf_ratings.office import queries, schema
 from uscf_ratings.office.office import Office, OfficeError
 
 R = System.R

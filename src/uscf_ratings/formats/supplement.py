@@ -114,6 +114,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import System
+from .common import is_digits
 from .dbf import DbfTable, read_table
 from .errors import Issue, ParseError
 from .member_records import Baseline, MemberRecord
@@ -186,15 +187,21 @@ RTGLIST_NARROW = {9 + i: f"{s.value}_rating" for i, s in enumerate(SYSTEMS)}
 RTGLIST_WIDE = {9 + 2 * i: f"{s.value}_rating" for i, s in enumerate(SYSTEMS)}
 RTGLIST_WIDE_FROM = 19  #: a file with this many columns or more is the wide layout
 
-_RATING = re.compile(r"^(?P<r>\d{1,4}(?:\.\d+)?)\s*(?:(?P<m>[PE/*])\s*(?P<n>\d{1,3})?)?$")
-_UNRATED = re.compile(r"^(?:0*|\d*\s*U|UNR|UNRATED|NONE|-+)$")  # U: the Golden type "unrated"
+# Numbers are ASCII digits only (re.ASCII: \d is 0-9, not another script's digits; see
+# formats/common.py), as in every reader.
+_RATING = re.compile(r"^(?P<r>\d{1,4}(?:\.\d+)?)\s*(?:(?P<m>[PE/*])\s*(?P<n>\d{1,3})?)?$", re.ASCII)
+_UNRATED = re.compile(r"^(?:0*|\d*\s*U|UNR|UNRATED|NONE|-+)$", re.ASCII)  # U: Golden's "unrated"
 _DATE_FORMATS = (
-    (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$"), "ymd"),
-    (re.compile(r"^(\d{4})(\d{2})(\d{2})$"), "ymd"),
-    (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$"), "mdy"),
-    (re.compile(r"^(\d{4})-(\d{1,2})$"), "ym"),
-    (re.compile(r"^(\d{4})(\d{2})$"), "ym"),
+    (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$", re.ASCII), "ymd"),
+    (re.compile(r"^(\d{4})(\d{2})(\d{2})$", re.ASCII), "ymd"),
+    (re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$", re.ASCII), "mdy"),
+    (re.compile(r"^(\d{4})-(\d{1,2})$", re.ASCII), "ym"),
+    (re.compile(r"^(\d{4})(\d{2})$", re.ASCII), "ym"),
 )
+#: A count or a rating in a column of its own: a sign (to say "negative"), up to 9 ASCII
+#: digits (more is no count or rating, and would overflow a float's conversion to int).
+_WHOLE = re.compile(r"(?P<sign>[-+]?)(?P<n>[0-9]{1,9})(?:\.0*)?")
+_DECIMAL = re.compile(r"(?P<sign>[-+]?)(?P<n>[0-9]{1,9}(?:\.[0-9]+)?)")
 DBF_VERSIONS = {0x03, 0x83}  #: dBase III without / with a memo file
 
 
@@ -384,13 +391,13 @@ def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
         value = text(key)
         if not value:
             return None
-        try:
-            number = kind(float(value)) if kind is int and re.fullmatch(r"\d+\.0*", value) else kind(value)
-        except ValueError:
+        m = (_WHOLE if kind is int else _DECIMAL).fullmatch(value)
+        if m is None:
             expected = "a whole number" if kind is int else "a number"
-            issues.append(Issue(place(key), f"{value!r} is not {expected}"))
+            issues.append(Issue(place(key), f"{value!r} is not {expected} (up to 9 ASCII digits)"))
             return None
-        if number < 0:
+        number = kind(float(m["n"]))
+        if m["sign"] == "-" and number:
             issues.append(Issue(place(key), f"{value!r} is negative"))
             return None
         return number
@@ -398,7 +405,7 @@ def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
     ident = text("id")
     if not ident:
         issues.append(Issue(place("id"), "the member ID is missing"))
-    elif not ident.isdigit():
+    elif not is_digits(ident):
         issues.append(Issue(place("id"), f"{ident!r} is not a member ID (digits only)"))
     as_of = a_date("as_of")
     ratings: dict[System, Baseline] = {}
@@ -436,7 +443,7 @@ def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
         state=text("state") or None, fide_rating=a_number("fide_rating", float), ratings=ratings)
     expires = a_date("expires")
     fide_id = text("fide_id")
-    if fide_id and not fide_id.isdigit():
+    if fide_id and not is_digits(fide_id):
         issues.append(Issue(place("fide_id"), f"{fide_id!r} is not a FIDE ID (digits only)"))
     return SupplementEntry(member=record, expires=expires, fide_id=fide_id or None,
                            fide_federation=text("fide_federation") or None,
@@ -476,7 +483,7 @@ def _text_rows(path: Path, overrides: Mapping[str, str]) -> list[_Row]:
             if any(c.strip() for c in row):
                 split.append((reader.line_num, row))
     header = split[0][1]
-    if header and header[0].strip().isdigit():  # no header: the rtglist layout
+    if header and is_digits(header[0].strip()):  # no header: the rtglist layout
         return _rtglist(split)
     keys = [_key_of(h, overrides) for h in header]
     line1 = split[0][0]
