@@ -197,10 +197,10 @@ def rated_games(sections: Sequence[Section]) -> int:
 
 def batch_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
     try:
-        from uscf_ratings.batch.engine import pack, rate_packed
+        from uscf_ratings.batch.engine import lay_out, rate_columns
     except ImportError:
         return None
-    return pack, rate_packed
+    return lay_out, rate_columns
 
 
 def columns_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
@@ -483,7 +483,7 @@ def engine_figures(ctx: Context) -> list[Figure]:
     columns = ctx.columns
     rate_columns(columns)
     times = _times(lambda: rate_columns(columns), sizes.engine_runs)
-    games = int(columns.game_opponent.shape[0])
+    games = columns.player_games
     assert games == ctx.corpus_player_games, "the columns' games and player_games() differ"
     threads = _numba_threads()
     return [
@@ -577,7 +577,7 @@ def peer_figures(ctx: Context) -> list[Figure]:
     ctx.warm_engine()
     packed, columns = ctx.packed, ctx.columns
     games = peer_libraries.peer_games(ctx.corpus, packed)
-    assert games.player_games == packed.player_games == columns.game_opponent.shape[0]
+    assert games.player_games == packed.player_games == columns.player_games
     figures, theirs_per_s, end_to_end = [], {}, {}
     for peer in peer_libraries.PEERS:
         reason = peer_libraries.missing(peer.name)

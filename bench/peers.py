@@ -67,9 +67,14 @@ class PeerGames:
 
 
 def peer_games(sections: Sequence[Section], packed: Any) -> PeerGames:
-    """The packed corpus as plain Python values (rows in :func:`pack`'s order)."""
-    ratings = [float(x) for x in packed.r0]
-    start, opponent = packed.game_start, packed.game_opponent
+    """The laid-out corpus (batch.engine.lay_out) as plain Python values, in its rows'
+    order."""
+    ratings = [float(x) for x in packed.before.r0]
+    group_start = [0] * len(ratings)  # each row's group's first row: opponents are by place
+    for begin, end in zip(packed.terms.start.tolist(), packed.terms.stop.tolist(), strict=True):
+        group_start[begin:end] = [begin] * (end - begin)
+    first, last = packed.games.first, packed.games.last
+    opponent = packed.games.opponent
     games_before = [0] * len(ratings)
     sides = []
     per_section: dict[int, tuple[dict[int, Any], tuple[Any, ...]]] = {}
@@ -82,7 +87,7 @@ def peer_games(sections: Sequence[Section], packed: Any) -> PeerGames:
         rating = entrant.first.ratings.get(System(system))
         games_before[row] = rating.games if rating is not None else 0
         mine = games[entrant.position]
-        rows = tuple(int(x) for x in opponent[start[row]:start[row + 1]])
+        rows = tuple(group_start[row] + int(x) for x in opponent[first[row]:last[row]])
         assert len(rows) == len(mine), "pack's games and collect_games disagree"
         if rows:
             sides.append(Side(row, ratings[row], games_before[row], rows,

@@ -1,4 +1,4 @@
-"""The compiled batch path gives the reference path's ratings (to 1e-9)."""
+"""The compiled path (the procedure's kernels compiled) gives the reference path's ratings (to 1e-9)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from tests.conftest import skip_or_fail
 
 try:
-    from uscf_ratings.batch.engine import pack, rate_outcomes, rate_packed
+    from uscf_ratings.batch.engine import lay_out, rate_columns, rate_outcomes
 except ImportError:  # numba and numpy are the optional extra [fast]
-    pack = rate_packed = rate_outcomes = None  # type: ignore[assignment]
+    lay_out = rate_columns = rate_outcomes = None  # type: ignore[assignment]
 
 from uscf_ratings.core.model import Section, SectionType
 from uscf_ratings.core.pipeline import rate_section
@@ -22,14 +22,14 @@ from uscf_ratings.synthetic import events, federation
 
 @pytest.fixture(autouse=True)
 def needs_numba() -> None:
-    if pack is None:
+    if lay_out is None:
         skip_or_fail("the batch path needs the extra [fast] (numba, numpy)")
 
 
 def compare(sections: list[Section]) -> int:
-    packed = pack(sections)
-    post = rate_packed(packed)
-    row = {key: i for i, key in enumerate(packed.keys)}
+    laid = lay_out(sections)
+    post = rate_columns(laid)
+    row = {key: i for i, key in enumerate(laid.keys)}
     compared = 0
     for index, section in enumerate(sections):
         for player in rate_section(section).players:

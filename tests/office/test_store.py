@@ -18,7 +18,8 @@ from uscf_ratings.formats.result_json import rating_state
 from uscf_ratings.office import schema
 from uscf_ratings.office.db import Driver
 from uscf_ratings.office.office import Office
-from uscf_ratings.office.run import outcomes
+from uscf_ratings.core.pipeline import rate_section
+from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.office.store import audit, insert_rows, member_facts, state_json
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
@@ -34,7 +35,7 @@ def test_state_json_is_the_text_of_json_dumps_for_the_states_of_a_year() -> None
     players, established ones, peaks, floors), and each read back from its JSON."""
     states = [o.state_after
               for event in synthetic_events(federation(3000, 11), 60, 11, sizes=(4, 60))
-              for section in event.sections for o in outcomes(section)]
+              for section in event.sections for o in outcomes_of(rate_section(section))]
     assert len(states) > 3000
     assert len({json_of(s) for s in states}) > 3000
     for state in states:

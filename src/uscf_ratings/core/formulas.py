@@ -58,9 +58,9 @@ def n_star(r0: float) -> float:
     return kernels.n_star(r0)
 
 
-def effective_games(n: float, r0: float) -> float:
+def effective_games(n: int, r0: float) -> float:
     """N' = min(N, N*), section 3."""
-    return min(n, n_star(r0))
+    return kernels.effective_games(n, r0)
 
 
 pwe = kernels.pwe  #: PWe(R, Ri), section 4.1
@@ -114,19 +114,10 @@ def standard_rating(
     ``bonus_threshold`` is B when the player is eligible for the bonus and ``None``
     otherwise; the bonus is max(0, K(S - E) - B*sqrt(m')) with m' = max(m, 4).
     """
-    expected = expected_score(r0, opponents)
-    change = k * (score - expected)
-    bonus = 0.0
-    if bonus_threshold is not None:
-        bonus = max(0.0, change - bonus_threshold * math.sqrt(max(len(opponents), 4)))
-    return StandardOutcome(
-        rating=r0 + change + bonus,
-        k=k,
-        expected=expected,
-        change=change,
-        bonus=bonus,
-        bonus_eligible=bonus_threshold is not None,
-    )
+    ratings = sorted(opponents)  # one order of summation, whatever order the games came in
+    rating, expected, change, bonus = kernels.standard(
+        r0, ratings, len(ratings), score, k, math.nan if bonus_threshold is None else bonus_threshold)
+    return StandardOutcome(rating, k, expected, change, bonus, bonus_threshold is not None)
 
 
 def bonus_eligible(games_per_opponent: Sequence[int], m3_needs_distinct: bool) -> bool:

@@ -22,6 +22,10 @@ SPECIAL_CAP = 2700.0  #: the special formula never gives more than 2700
 KNOT_SLACK = 1e-9
 MAX_STEPS = 10_000
 PRIOR_NONE, PRIOR_ALL_WINS, PRIOR_ALL_LOSSES = 0, 1, 2
+#: "If a player's rating R0 from Step 1 is based upon 8 or fewer games" (Step 4)
+SPECIAL_MAX_GAMES = 8
+#: "If the resulting rating ... is less than 100, then change the rating to 100" (Steps 3-5)
+STEP_FLOOR = 100.0
 
 
 def pwe(r: float, ri: float) -> float:
@@ -45,12 +49,31 @@ def n_star(r0: float) -> float:
     return 50.0 / math.sqrt(0.662 + 0.00000739 * (2569.0 - r0) ** 2)
 
 
+def effective_games(n: int, r0: float) -> float:
+    """N' = min(N, N*), section 3 (Step 2)."""
+    return min(n, n_star(r0))
+
+
 def expected(r0: float, opponents: Sequence[float], m: int) -> float:
     """E = sum of We(R0, Ri) over the m games (opponents sorted ascending)."""
     total = 0.0
     for i in range(m):
         total += we(r0, opponents[i])
     return total
+
+
+def standard(r0: float, opponents: Sequence[float], m: int, score: float, k: float,
+             bonus_threshold: float) -> tuple[float, float, float, float]:
+    """The standard formula of section 4.2: Rs = R0 + K(S - E) + bonus, with
+    bonus = max(0, K(S - E) - B sqrt(m')) and m' = max(m, 4) for an eligible player
+    (``bonus_threshold`` is B, or NaN when the player is not eligible). Returns
+    (Rs, E, K(S - E), bonus)."""
+    e = expected(r0, opponents, m)
+    change = k * (score - e)
+    bonus = 0.0
+    if not math.isnan(bonus_threshold):
+        bonus = max(0.0, change - bonus_threshold * math.sqrt(max(m, 4)))
+    return r0 + change + bonus, e, change, bonus
 
 
 def objective(r: float, n_eff: float, r0_adj: float, opponents: Sequence[float], m: int,
@@ -199,6 +222,57 @@ def bonus_eligible(m: int, most: int, m3_needs_distinct: bool) -> bool:
     if m == 3 and m3_needs_distinct:
         return most <= 1
     return most <= 2
+
+
+def all_wins(rated: bool, n: int, wins: int, draws: int, losses: int) -> bool:
+    """Every earlier rated game was a win (section 4.1); an unknown count of wins says
+    no, an unknown count of draws or losses says none."""
+    return rated and wins != UNKNOWN and n > 0 and wins == n and draws <= 0 and losses <= 0
+
+
+def all_losses(rated: bool, n: int, wins: int, draws: int, losses: int) -> bool:
+    """Every earlier rated game was a loss: `all_wins` with the sides swapped."""
+    return all_wins(rated, n, losses, draws, wins)
+
+
+def uses_special(n: int, all_won: bool, all_lost: bool) -> bool:
+    """Step 4's choice of formula: special for N <= 8 or an all-wins/all-losses
+    history (section 4.1); it rests on N, never on N'."""
+    return n <= SPECIAL_MAX_GAMES or all_won or all_lost
+
+
+def counts_after(rated: bool, n: int, r0: float, m: int, wins: int, draws: int,
+                 wins0: int, draws0: int, losses0: int, events3_0: int, above0: int
+                 ) -> tuple[int, int, int, int, int, int]:
+    """The history counts after the event: games, wins, draws, losses, events of three
+    or more games and games played while established above 2200 (sections 1 and 5).
+    An unrated player's history starts here; an unknown count stays unknown."""
+    losses = m - wins - draws
+    events3 = 1 if m >= 3 else 0
+    if not rated:
+        return n + m, wins, draws, losses, events3, 0
+    above = m if (n > ESTABLISHED_AFTER and r0 > OLM_FLOOR) else 0
+    return (n + m, plus_known(wins0, wins), plus_known(draws0, draws),
+            plus_known(losses0, losses), plus_known(events3_0, events3),
+            plus_known(above0, above))
+
+
+def personal_floors(absolute_applies: bool, regular: bool, wins: int, draws: int, events3: int,
+                    peak: float, olm: bool, games_above_2200: int, lowered_from: float,
+                    lowered_to: float) -> tuple[float, float, float]:
+    """The computed floors of section 5 after an event: AF (100 where the rule set does
+    not give it), the peak floor and the OLM floor (NaN: none), the last two as an office
+    lowered them (section 7). ``wins``, ``draws`` and ``events3`` are the counts AF
+    credits, this event's included; earlier counts that are unknown give no credit."""
+    absolute = absolute_floor(wins, draws, events3) if absolute_applies else ABSOLUTE_FLOOR
+    return (absolute, lowered(peak_floor(peak), lowered_from, lowered_to),
+            lowered(olm_floor(regular, olm, games_above_2200), lowered_from, lowered_to))
+
+
+def olm_after(olm: bool, games_above_2200: int) -> bool:
+    """The Original Life Master title after the event: 300 games while established above
+    2200 earn it (section 5)."""
+    return olm or games_above_2200 >= OLM_GAMES
 
 
 def plus_known(before: int, here: int) -> int:

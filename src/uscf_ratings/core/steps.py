@@ -21,8 +21,7 @@ from .results import StepResult
 from .rules import RuleSet
 from .special import special_rating
 
-SPECIAL_MAX_GAMES = 8  #: "If a player's rating R0 from Step 1 is based upon 8 or fewer games"
-STEP_FLOOR = 100.0  #: "If the resulting rating ... is less than 100, then change the rating to 100."
+STEP_FLOOR = kernels.STEP_FLOOR
 
 
 class Entrant(NamedTuple):
@@ -79,13 +78,6 @@ def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section
                  effective_games(initial.games, initial.rating))
 
 
-def is_special(prior: Prior) -> bool:
-    """`uses_special` without the reason."""
-    rating = prior.rating
-    return prior.n <= SPECIAL_MAX_GAMES or (
-        rating is not None and (rating.all_wins or rating.all_losses))
-
-
 def uses_special(prior: Prior) -> tuple[bool, str]:
     """Step 4's choice: special for N <= 8 or an all-wins/all-losses history; the choice
     rests on N, never on N' (a 500-rated player with 20 games uses the standard formula)."""
@@ -93,9 +85,9 @@ def uses_special(prior: Prior) -> tuple[bool, str]:
         return True, "all earlier games were wins (section 4.1)"
     if prior.rating is not None and prior.rating.all_losses:
         return True, "all earlier games were losses (section 4.1)"
-    if prior.n <= SPECIAL_MAX_GAMES:
-        return True, f"N = {prior.n} <= 8 (Step 4)"
-    return False, f"N = {prior.n} > 8 (Step 4)"
+    if kernels.uses_special(prior.n, False, False):
+        return True, f"N = {prior.n} <= {kernels.SPECIAL_MAX_GAMES} (Step 4)"
+    return False, f"N = {prior.n} > {kernels.SPECIAL_MAX_GAMES} (Step 4)"
 
 
 def special_step(step: int, prior: Prior, n_eff: float, opponents: tuple[float, ...],
@@ -140,35 +132,31 @@ def held_by_floors(rating: float, floors: floor_rules.Floors) -> tuple[float, st
 
 
 def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rating:
-    """The player's history counts after the event (the rating itself is set later).
-
-    Unknown counts stay unknown, except that an unrated player's history starts here.
-    """
+    """The player's history counts after the event (the rating itself is set by
+    `finish_state`): kernels.counts_after, with the model's None for UNKNOWN."""
     r = prior.rating
-    wins, draws, losses = _tally(games)
-    m = len(games)
-    events3 = 1 if m >= 3 else 0
+    wins, draws = _tally(games)
+    known = floor_rules.nan_for_none
+    games_after, wins_after, draws_after, losses_after, events3_after, above_after = \
+        kernels.counts_after(r is not None, prior.n, prior.r0, len(games), wins, draws,
+                             *(_count(getattr(r, name, None)) for name in _COUNTS))
     if r is None:  # an unrated player's history starts here
-        return Rating(prior.r0, prior.n + m, section.end_date, wins, draws, losses,
-                      events3, games_above_2200=0)
-    above_2200 = m if r.established and r.rating > 2200 else 0
+        return Rating(prior.r0, games_after, section.end_date, wins_after, draws_after,
+                      losses_after, events3_after, games_above_2200=above_after)
     return Rating(
-        rating=prior.r0,
-        games=prior.n + m,
-        date=section.end_date,
-        wins=_add(r.wins, wins),
-        draws=_add(r.draws, draws),
-        losses=_add(r.losses, losses),
-        events3=_add(r.events3, events3),
-        peak=peak_before(r),
-        floor=r.floor,
-        floor_lowered_from=r.floor_lowered_from,
-        floor_lowered_to=r.floor_lowered_to,
-        olm=r.olm,
-        games_above_2200=_add(r.games_above_2200, above_2200),
-        match_changes=r.match_changes,
+        rating=prior.r0, games=games_after, date=section.end_date,
+        wins=_known(wins_after), draws=_known(draws_after), losses=_known(losses_after),
+        events3=_known(events3_after),
+        peak=floor_rules.none_for_nan(kernels.peak_before(known(r.peak), r.rating, r.games)),
+        floor=r.floor, floor_lowered_from=r.floor_lowered_from,
+        floor_lowered_to=r.floor_lowered_to, olm=r.olm,
+        games_above_2200=_known(above_after), match_changes=r.match_changes,
         games_known=r.games_known,
     )
+
+
+#: the counts kernels.counts_after takes from the pre-event rating, in its order
+_COUNTS = ("wins", "draws", "losses", "events3", "games_above_2200")
 
 
 def peak_before(r: Rating) -> float | None:
@@ -178,52 +166,49 @@ def peak_before(r: Rating) -> float | None:
         kernels.peak_before(floor_rules.nan_for_none(r.peak), r.rating, r.games))
 
 
-def _tally(games: Sequence[Game]) -> tuple[int, int, int]:
-    """Wins, draws and losses."""
+def _tally(games: Sequence[Game]) -> tuple[int, int]:
+    """Wins and draws."""
     wins = draws = 0
     for g in games:
         if g.score == 1:
             wins += 1
         elif g.score == 0.5:
             draws += 1
-    return wins, draws, len(games) - wins - draws
+    return wins, draws
 
 
-def _add(before: int | None, here: int) -> int | None:
-    """An unknown count stays unknown."""
-    return None if before is None else before + here
+def _count(value: int | None) -> int:
+    return kernels.UNKNOWN if value is None else value
+
+
+def _known(count: int) -> int | None:
+    return None if count == kernels.UNKNOWN else count
 
 
 def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: System,
                rules: RuleSet) -> floor_rules.Floors:
-    """Every floor of section 5 that holds this player's final rating.
-
-    AF counts this event's wins, draws and (with three or more games) the event itself;
-    earlier counts that are unknown give no credit.
-    """
-    absolute = floor_rules.ABSOLUTE_FLOOR
-    if system in rules.absolute_floor_systems:
-        r = prior.rating
-        wins, draws, _ = _tally(games)
-        absolute = floor_rules.absolute_floor(
-            wins + ((r.wins or 0) if r else 0),
-            draws + ((r.draws or 0) if r else 0),
-            (1 if len(games) >= 3 else 0) + ((r.events3 or 0) if r else 0),
-        )
-    olm = floor_rules.olm_floor(system is System.R, state.olm, state.games_above_2200)
-    peak = floor_rules.peak_floor(state.peak)
-    low_from, low_to = state.floor_lowered_from, state.floor_lowered_to
-    return floor_rules.Floors(absolute, floor_rules.lowered(peak, low_from, low_to),
-                              floor_rules.lowered(olm, low_from, low_to), state.floor)
+    """Every floor of section 5 that holds this player's final rating
+    (kernels.personal_floors); ``state`` is `history_after`'s."""
+    r = prior.rating
+    wins, draws = _tally(games)
+    nan = floor_rules.nan_for_none
+    absolute, peak, olm = kernels.personal_floors(
+        system in rules.absolute_floor_systems, system is System.R,
+        wins + ((r.wins or 0) if r else 0), draws + ((r.draws or 0) if r else 0),
+        (1 if len(games) >= 3 else 0) + ((r.events3 or 0) if r else 0), nan(state.peak),
+        state.olm, _count(state.games_above_2200), nan(state.floor_lowered_from),
+        nan(state.floor_lowered_to))
+    none = floor_rules.none_for_nan
+    return floor_rules.Floors(absolute, none(peak), none(olm), state.floor)
 
 
 def finish_state(state: Rating, final: float) -> Rating:
     """Set the final rating, the peak and the OLM title in the state after the event."""
     peak = floor_rules.none_for_nan(
         kernels.peak_after(floor_rules.nan_for_none(state.peak), state.games, final))
-    olm = state.olm or (state.games_above_2200 or 0) >= floor_rules.OLM_GAMES
+    olm = kernels.olm_after(state.olm, _count(state.games_above_2200))
     # Built field by field rather than with dataclasses.replace, which costs three times
-    # as much: the office builds one of these for every rated player.
+    # as much
     return Rating(final, state.games, state.date, state.wins, state.draws, state.losses,
                   state.events3, peak, state.floor, state.floor_lowered_from,
                   state.floor_lowered_to, olm, state.games_above_2200, state.match_changes,

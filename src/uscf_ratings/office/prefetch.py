@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from .db import Driver
-from .submission import Submission, submission
+from .submission import Submission, event_of_source, submission
 
 #: a re-rate of at least this many sections reads its stored events in a pool
 PREFETCH_FROM = 400
@@ -52,8 +52,6 @@ def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
     """Stored events (each id with the text of its ``events.source``) as submissions
     without their model or source (the loop reads an event again if a section needs its
     model), each with the pre_ratings mode it was rated with."""
-    from .run import event_of_source  # run imports this module
-
     out = []
     for event_id, text in texts:
         event, pre_ratings = event_of_source(event_id, json.loads(text))

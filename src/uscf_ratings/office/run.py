@@ -5,13 +5,14 @@ it for the sections that follow: merged ids, floors set by hand, each member's f
 each member's latest state, updated as it rates. Each section's results are written in
 one statement, without their explanations (office/explain.py rebuilds those).
 
-Where the extra ``[fast]`` is installed, a Swiss or round-robin section is rated from
-its columns (batch/laid.py), laid out when the event was read: the run puts the
-database's states into them and the compiled path rates them (`batch.engine`). A
-section the columns do not cover is rated from its model, with the compiled path
-(`batch.engine.rate_outcomes`) or `core.pipeline.rate_section`: a member id merged into
-another, a floor set by hand, pre-event ratings taken from the file, or a section
-type or entry the columns do not cover. Tests hold all of them to the same numbers.
+A Swiss or round-robin section is rated from its lineup (core/layout.py), laid out when
+the event was read: the run chooses each player's pre-event rating (`pre_event_rating`:
+the database's state or the file's, a merged id followed, a floor set by hand applied),
+gives Step 1 to the players unrated in both, and rates the lineup with `rate_rows`: the
+procedure's kernels, compiled where the extra ``[fast]`` is installed
+(`batch.engine.outcomes`), else run by Python (`core.pipeline.rate_rows`). A match or a
+foreign FIDE event, which have their own procedures (sections 6 and 7), is rated from its
+model prepared the same way (`prepare`).
 
 Several transactions in a row (``uscf db rate`` of many files, one event each) can share
 a run: `RatingRun.resume` keeps its caches when the database is as the run left
@@ -20,19 +21,19 @@ it, which it knows from the id of the last audit row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, select
 
 from ..core import floors as floor_rules
+from ..core.layout import Lineup, before_rows, lineup
 from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
-from ..core.pipeline import rate_section
+from ..core.pipeline import merge_entrants, rate_section
 from ..core.results import Outcome, outcomes_of
+from ..core.rules import rules_for
 from ..core.steps import peak_before
-from ..formats.event_json import event_from_dict
 from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
@@ -44,7 +45,6 @@ from .store import (
     SectionKey,
     after_or_at,
     aliases,
-    event_source,
     insert_outcomes,
     insert_rows,
     latest_states,
@@ -54,46 +54,19 @@ from .store import (
     outcome_row,
     section_key,
 )
-from .submission import LAYS_OUT, SectionEntry, Submission, submission
+from .submission import SectionEntry, Submission, stored_event, submission
 
-if TYPE_CHECKING:
-    from ..batch.laid import LaidSection
-
-
-_lean: Callable[[Section], tuple[Outcome, ...]] | None
-try:  # the compiled lean path needs the extra [fast] (numba, numpy)
-    from ..batch.engine import COMPILED_TYPES
-    from ..batch.engine import rate_outcomes as _lean
-    from .columns import outcomes_from_columns
+try:  # the procedure's kernels compiled: the extra [fast] (numba, numpy)
+    from ..batch.engine import outcomes as rate_rows
 except ImportError:  # pragma: no cover - exercised where the extra is not installed
-    _lean = outcomes_from_columns = None  # type: ignore[assignment]
+    from ..core.pipeline import rate_rows
 
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
-
-
-def outcomes(section: Section) -> tuple[Outcome, ...]:
-    """The stored numbers of a checked section: the lean path where it applies."""
-    if _lean is not None and section.type in COMPILED_TYPES:
-        return _lean(section)
-    return outcomes_of(rate_section(section))
 
 
 def first_key(event: Event) -> SectionKey:
     """The key of the event's first section in rating order."""
     return min(section_key(event.id, s) for s in event.sections)
-
-
-def stored_event(c: Connection, event_id: str) -> tuple[Event, str] | None:
-    """A stored event, read back without the schema check it passed when it was stored,
-    and the pre_ratings mode it was rated with; None if the database does not hold it."""
-    source = event_source(c, event_id)
-    return None if source is None else event_of_source(event_id, source)
-
-
-def event_of_source(event_id: str, source: dict[str, Any]) -> tuple[Event, str]:
-    """A stored event from its ``events.source`` (parsed), and its pre_ratings mode."""
-    return (event_from_dict(source["input"], f"event {event_id}", checked=True),
-            source.get("pre_ratings", PRE_FROM_DATABASE))
 
 
 def member_ids(section: Section, merged: dict[str, str]) -> dict[int, str]:
@@ -197,15 +170,16 @@ class RatingRun:
         for event, pre_ratings in events:
             self.events[event.id] = (event, pre_ratings)
             for entry in event.sections:
-                if entry.laid is not None:
-                    names.update((i, n) for i, n in zip(entry.laid.ids, entry.laid.names) if i)
+                if entry.lineup is not None:
+                    names.update((i, n) for i, n in zip(entry.lineup.ids, entry.lineup.names,
+                                                        strict=True) if i)
         self._load({self.merged.get(i, i): n for i, n in names.items()})
 
     def _read_ahead(self, keys: list[SectionKey]
                     ) -> Iterator[list[tuple[Submission, str]]] | None:
         """For a long re-rate, the stored events it reads, in the order it first needs
         them, read in a pool of processes (office/prefetch.py)."""
-        if len(keys) < PREFETCH_FROM or not LAYS_OUT:
+        if len(keys) < PREFETCH_FROM:
             return None
         wanted = list(dict.fromkeys(k[2] for k in keys if k[2] not in self.events))
         return prefetched(self.driver, wanted)
@@ -222,14 +196,13 @@ class RatingRun:
         return stored
 
     def _rate(self, event: Submission, entry: SectionEntry, pre_ratings: str) -> int:
-        rated = None
-        if entry.laid is not None and pre_ratings == PRE_FROM_DATABASE:
-            rated = self._rate_columns(entry.laid, entry)
-        if rated is None:
-            model = event.model if event.has_model else self._stored(event.id)[0]
-            rated = self._rate_model(next(s for s in model.sections if s.number == entry.number),
-                                     pre_ratings)
-        found, ids = rated
+        laid = entry.lineup
+        if laid is not None and self._merged_in(laid):
+            laid = self._merged_lineup(event, entry, laid)
+        if laid is not None:
+            found, ids = self._rate_lineup(entry, laid, pre_ratings)
+        else:
+            found, ids = self._rate_model(self._model(event, entry), pre_ratings)
         stored = (event.id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))
         rows = []
@@ -242,34 +215,58 @@ class RatingRun:
         insert_outcomes(self.driver, rows)
         return len(rows)
 
-    def _rate_columns(self, laid: LaidSection, entry: SectionEntry
-                      ) -> tuple[tuple[Outcome, ...], dict[int, str]] | None:
-        """The section rated from its columns (office/columns.py); None where the
-        columns do not cover it: a merged member id, or a floor set by hand."""
-        if any(i in self.merged or i in self.floored for i in laid.ids if i):
-            return None
-        self._load({i: name for i, name in zip(laid.ids, laid.names) if i})
+    def _model(self, event: Submission, entry: SectionEntry) -> Section:
+        model = event.model if event.has_model else self._stored(event.id)[0]
+        return next(s for s in model.sections if s.number == entry.number)
 
-        def step1_player(player: Player, member: str) -> Player | None:
-            """``player`` as `prepare` makes it, for Step 1; None if the database knows
-            nothing of the member that could change it."""
-            if self.facts.get(member) is None and not any(
-                    (member, system) in self.states for system in SYSTEMS):
-                return None
-            return prepare_player(player, member, self.states, self.facts, self.floors,
-                                  entry.start_date, PRE_FROM_DATABASE)
+    def _merged_in(self, laid: Lineup) -> bool:
+        """Whether two of the lineup's ids are one member merged (rare: then they are
+        one player, as a member entered twice is)."""
+        merged = self.merged
+        if not merged or not any(i in merged for i in laid.ids):
+            return False
+        ids = [merged.get(i, i) for i in laid.ids if i]
+        return len(set(ids)) < len(ids)
 
-        found = outcomes_from_columns(laid, entry.systems, entry.start_date, entry.end_date,
-                                      self.states, step1_player)
-        first = laid.columns.keys
-        return found, {first[e][1]: i for e, i in enumerate(laid.ids) if i}
+    def _merged_lineup(self, event: Submission, entry: SectionEntry, laid: Lineup) -> Lineup:
+        """The lineup made again from the model with the merged ids followed."""
+        section = self._model(event, entry)
+        ids = member_ids(section, self.merged)
+        section = replace(section, players=tuple(
+            replace(p, id=ids[p.pair]) if p.id else p for p in section.players))
+        rules = rules_for(section.start_date)
+        return lineup(section, rules, laid.systems, merge_entrants(section.players))
+
+    def _rate_lineup(self, entry: SectionEntry, laid: Lineup, pre_ratings: str
+                     ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+        """A Swiss or round-robin section: each row's pre-event rating chosen, Step 1
+        for the players unrated in both the file and the database, and `rate_rows`."""
+        ids = [self.merged.get(i, i) for i in laid.ids]  # "" stays "": no member id
+        self._load({i: name for i, name in zip(ids, laid.names, strict=True) if i})
+        ratings: list[Rating | None] = []
+        players: dict[int, Player] = {}  #: what Step 1 reads of a member, by entrant
+        for g, system in enumerate(laid.systems):
+            for e, member in enumerate(ids):
+                given = laid.ratings[g * laid.size + e]
+                rating = given if not member else pre_event_rating(
+                    member, system, given, self.states, self.floors, entry.start_date,
+                    pre_ratings)
+                ratings.append(rating)
+                if rating is None and member and e not in players:
+                    players[e] = prepare_player(laid.unrated[e], member, self.states,
+                                                self.facts, self.floors, entry.start_date,
+                                                pre_ratings)
+        rows, _ = before_rows(laid, ratings, players, rules_for(entry.start_date),
+                              entry.end_date)
+        found = rate_rows(laid, ratings, rows, entry.end_date)
+        return found, {pair: i for pair, i in zip(laid.pairs, ids, strict=True) if i}
 
     def _rate_model(self, section: Section, pre_ratings: str
                     ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
-        return outcomes(prepared), ids
+        return outcomes_of(rate_section(prepared)), ids
 
     def _load(self, names: dict[str, str]) -> None:
         """Members first seen by this run: their facts and states; a row for new ids."""
@@ -325,22 +322,33 @@ def _pre_event_ratings(member: str, given: Mapping[System, Rating],
                        states: dict[tuple[str, System], Rating], floors: FloorsSetByHand,
                        start: date, pre_ratings: str) -> dict[System, Rating]:
     """A member's rating to rate with in each system the database or the file has one
-    for, with the floors set by hand in force on ``start``."""
+    for (`pre_event_rating`)."""
     ratings: dict[System, Rating] = {}
     for system in SYSTEMS:
-        known, file_rating = states.get((member, system)), given.get(system)
-        if known is None and file_rating is None:  # most members have one or two systems
-            continue
-        chosen = choose(known, file_rating, pre_ratings)
-        if chosen is None:
-            continue
-        by_hand = floors.get((member, system))
-        if by_hand:  # rare: most runs have no floor set by hand
-            in_force = [f for d, f in by_hand if d <= start]
-            if in_force:
-                chosen = _with_floor_set_by_hand(chosen, system, in_force[-1])
-        ratings[system] = chosen
+        if (member, system) not in states and system not in given:
+            continue  # most members have one or two systems
+        chosen = pre_event_rating(member, system, given.get(system), states, floors, start,
+                                  pre_ratings)
+        if chosen is not None:
+            ratings[system] = chosen
     return ratings
+
+
+def pre_event_rating(member: str, system: System, given: Rating | None,
+                     states: dict[tuple[str, System], Rating], floors: FloorsSetByHand,
+                     start: date, pre_ratings: str) -> Rating | None:
+    """The rating member ``member`` is rated with in ``system`` in a section starting on
+    ``start``: the database's state or the file's rating ``given`` (`choose`), with the
+    floors set by hand in force on ``start``."""
+    chosen = choose(states.get((member, system)), given, pre_ratings)
+    if chosen is None:
+        return None
+    by_hand = floors.get((member, system))
+    if by_hand:  # rare: most runs have no floor set by hand
+        in_force = [f for d, f in by_hand if d <= start]
+        if in_force:
+            chosen = _with_floor_set_by_hand(chosen, system, in_force[-1])
+    return chosen
 
 
 def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rating:

@@ -13,24 +13,17 @@ import json
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Any
 
+from sqlalchemy import Connection
+
+from ..core.layout import Lineup, lineup
 from ..core.model import Event, System
-from ..core.pipeline import section_systems
+from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.rules import rules_for
 from ..formats.event_json import event_from_dict, event_to_json
-from .store import SectionKey, section_key
-
-if TYPE_CHECKING:
-    from ..batch.laid import LaidSection
-
-try:  # the columns need the extra [fast] (numba, numpy)
-    from ..batch.laid import lay_out_section
-except ImportError:  # pragma: no cover - exercised where the extra is not installed
-    lay_out_section = None  # type: ignore[assignment]
-
-#: whether sections are laid out as columns (the extra [fast] is installed)
-LAYS_OUT = lay_out_section is not None
+from .defaults import PRE_FROM_DATABASE
+from .store import SectionKey, event_source, section_key
 
 
 @dataclass(frozen=True)
@@ -43,7 +36,9 @@ class SectionEntry:
     end_date: date
     systems: tuple[System, ...]
     rule_set: date  #: the effective date of the rule set it is rated under
-    laid: LaidSection | None  #: None: rated from the model (or the extra is missing)
+    #: its players and games as the procedure of section 1 reads them (core/layout.py);
+    #: None for a match or a foreign FIDE event, rated from the model (sections 6 and 7)
+    lineup: Lineup | None
 
     def key(self, event_id: str) -> SectionKey:
         return section_key(event_id, self)
@@ -98,12 +93,27 @@ class Submission:
 
 def submission(event: Event, source: str | None = None) -> Submission:
     """The event as the office takes it; ``source`` is its event JSON text if at hand.
-    Its sections are laid out where the extra [fast] is installed."""
+    Its Swiss and round-robin sections are laid out (their lineups)."""
     entries = []
     for s in event.sections:
         rules = rules_for(s.start_date)
-        laid = lay_out_section(s) if lay_out_section is not None else None
-        entries.append(SectionEntry(s.number, s.name, s.start_date, s.end_date,
-                                    section_systems(s, rules), rules.effective, laid))
+        systems = section_systems(s, rules)
+        laid = lineup(s, rules, systems, merge_entrants(s.players)) \
+            if s.type in PROCEDURE_TYPES else None
+        entries.append(SectionEntry(s.number, s.name, s.start_date, s.end_date, systems,
+                                    rules.effective, laid))
     return Submission(event.id, event.name, event.start_date, event.end_date, tuple(entries),
                       event.rated_games, source, event)
+
+
+def stored_event(c: Connection, event_id: str) -> tuple[Event, str] | None:
+    """A stored event, read back without the schema check it passed when it was stored,
+    and the pre_ratings mode it was rated with; None if the database does not hold it."""
+    source = event_source(c, event_id)
+    return None if source is None else event_of_source(event_id, source)
+
+
+def event_of_source(event_id: str, source: dict[str, Any]) -> tuple[Event, str]:
+    """A stored event from its ``events.source`` (parsed), and its pre_ratings mode."""
+    return (event_from_dict(source["input"], f"event {event_id}", checked=True),
+            source.get("pre_ratings", PRE_FROM_DATABASE))

@@ -1,11 +1,13 @@
-"""The office rates a section from its laid-out columns (office/columns.py) or from its
-model (office/run.py `prepare`): both store the same rows.
+"""The office rates a Swiss or round-robin section from its lineup (office/run.py
+`_rate_lineup`: core/layout.py's records, compiled where the extra [fast] is installed);
+rated from its model instead (`prepare` and `core.pipeline.rate_section`, the way of
+matches and foreign events), it stores the same rows.
 
 The year below has what changes a player's pre-event rating in the office: imported
 baselines (in R only, so dual-rated sections rate Q players by Step 1 from their R
 rating), birth dates, FIDE and CFC ratings the files do not give, players the files leave
 unrated, states carried from event to event, a floor set by hand and two member ids
-merged (those two go the model's way), and an early event that re-rates the later ones.
+merged, and an early event that re-rates the later ones.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from dataclasses import replace
+
 import pytest
 from sqlalchemy import select
-from tests.conftest import skip_or_fail
 
 from uscf_ratings.core.model import System
 from uscf_ratings.office import run as run_module
@@ -28,12 +31,6 @@ from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
 SEED = 17
-
-
-@pytest.fixture(autouse=True)
-def needs_numba() -> None:
-    if run_module.outcomes_from_columns is None:
-        skip_or_fail("the columns need the extra [fast] (numba, numpy)")
 
 
 def members() -> list[MemberRecord]:
@@ -51,17 +48,21 @@ def members() -> list[MemberRecord]:
     return records
 
 
-def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch,
+def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
              prefetch_from: int = run_module.PREFETCH_FROM) -> dict[str, int]:
-    """The year rated into ``url``; how many sections went each way, and how many
-    re-rates read their stored events in a pool (office/prefetch.py)."""
-    ways = {"columns": 0, "model": 0, "pools": 0}
-    by_columns, by_model = run_module.RatingRun._rate_columns, run_module.RatingRun._rate_model
+    """The year rated into ``url`` from the lineups, or (``lineup=False``) from the
+    models; how many sections went each way, and how many re-rates read their stored
+    events in a pool (office/prefetch.py)."""
+    ways = {"lineup": 0, "model": 0, "pools": 0}
+    rate, by_lineup = run_module.RatingRun._rate, run_module.RatingRun._rate_lineup
+    by_model = run_module.RatingRun._rate_model
 
-    def rate_columns(run: run_module.RatingRun, *args: Any) -> Any:
-        found = by_columns(run, *args) if columns else None
-        ways["columns"] += found is not None
-        return found
+    def rate_section(run: run_module.RatingRun, event: Any, entry: Any, *args: Any) -> Any:
+        return rate(run, event, entry if lineup else replace(entry, lineup=None), *args)
+
+    def rate_lineup(run: run_module.RatingRun, *args: Any) -> Any:
+        ways["lineup"] += 1
+        return by_lineup(run, *args)
 
     def rate_model(run: run_module.RatingRun, *args: Any) -> Any:
         ways["model"] += 1
@@ -74,7 +75,8 @@ def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch,
     read_ahead = run_module.prefetched
     events = synthetic_events(federation(150, SEED), 30, SEED, sizes=(4, 30))
     with monkeypatch.context() as patch:
-        patch.setattr(run_module.RatingRun, "_rate_columns", rate_columns)
+        patch.setattr(run_module.RatingRun, "_rate", rate_section)
+        patch.setattr(run_module.RatingRun, "_rate_lineup", rate_lineup)
         patch.setattr(run_module.RatingRun, "_rate_model", rate_model)
         patch.setattr(run_module, "prefetched", prefetched)
         patch.setattr(run_module, "PREFETCH_FROM", prefetch_from)
@@ -90,25 +92,24 @@ def run_year(url: str, columns: bool, monkeypatch: pytest.MonkeyPatch,
 
 
 def stored(url: str) -> list[tuple[Any, ...]]:
-    """Every row, with its state read back (a floor the file gives as 1500 is stored as
-    1500 by the model's way and 1500.0 by the columns': the same number)."""
+    """Every row, with its state read back."""
     with Office(url).engine.connect() as c:
         return sorted((r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games, r.post,
                        r.games_after, r.floor, state_from_json(r.state_after))
                       for r in c.execute(select(schema.ratings)))
 
 
-def test_the_columns_store_what_the_model_stores(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    by_columns = f"sqlite:///{tmp_path / 'columns.db'}"
+def test_the_lineups_store_what_the_models_store(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    by_lineup = f"sqlite:///{tmp_path / 'lineup.db'}"
     by_model = f"sqlite:///{tmp_path / 'model.db'}"
-    ways = run_year(by_columns, True, monkeypatch)
-    assert run_year(by_model, False, monkeypatch)["columns"] == 0
-    rows = stored(by_columns)
+    ways = run_year(by_lineup, True, monkeypatch)
+    assert run_year(by_model, False, monkeypatch)["lineup"] == 0
+    rows = stored(by_lineup)
     assert rows == stored(by_model)
     assert len(rows) > 1000
-    # most sections went the columns' way; those of the merged and floored members not
-    assert ways["columns"] > 4 * ways["model"] > 0
+    # every section went the lineup's way, the merged and floored members' included
+    assert ways["lineup"] > 0 and ways["model"] == 0
     unrated_then = [r for r in rows if r[4] is None]
     assert len(unrated_then) > 25  # rated by Step 1, some with what the database knows
 
@@ -116,11 +117,10 @@ def test_the_columns_store_what_the_model_stores(tmp_path: Path,
 def test_a_long_rerate_reads_the_stored_events_ahead_in_a_pool(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the pool from the first section on, every re-rate (the import, the merge, the
-    floor and the early events) reads its stored events in worker processes, and those
-    a section needs the model of (the merged and floored members') are read again."""
+    floor and the early events) reads its stored events in worker processes."""
     in_pool = f"sqlite:///{tmp_path / 'pool.db'}"
     in_loop = f"sqlite:///{tmp_path / 'loop.db'}"
     ways = run_year(in_pool, True, monkeypatch, prefetch_from=1)
-    assert ways["pools"] >= 2 and ways["model"] > 0
+    assert ways["pools"] >= 2 and ways["model"] == 0
     assert run_year(in_loop, True, monkeypatch)["pools"] == 0
     assert stored(in_pool) == stored(in_loop)
