@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain
+from typing import Any, cast
 
 import numba
 import numpy as np
@@ -50,7 +51,7 @@ class Laid:
     @property
     def player_games(self) -> int:
         """One player's side of one rated game in one system, counted once."""
-        return int((self.games.last - self.games.first).sum())
+        return int((_array(self.games.last) - _array(self.games.first)).sum())
 
 
 def lay_out(sections: Sequence[Section]) -> Laid:
@@ -88,24 +89,35 @@ def arrays(gathered: Columns) -> tuple[Terms, Before, Games]:
 
 def _as(name: str, column: NDArray[np.float64]) -> NDArray[np.generic]:
     """One `Before` column in its kernel type."""
+    typed: NDArray[np.generic]
     if name in ("olm", "rated"):
-        return column == 1.0
-    if name in ("n", "wins", "draws", "losses", "events3", "above_2200"):
-        return np.where(np.isnan(column), UNKNOWN, column).astype(np.int64)
-    return np.ascontiguousarray(column)
+        typed = column == 1.0
+    elif name in ("n", "wins", "draws", "losses", "events3", "above_2200"):
+        typed = np.where(np.isnan(column), UNKNOWN, column).astype(np.int64)
+    else:
+        typed = np.ascontiguousarray(column)
+    return typed
 
 
 def rate_columns(laid: Laid) -> NDArray[np.float64]:
     """Post-event ratings of every row (NaN for a player with no rated game)."""
-    return rate_all(laid.terms, laid.before, laid.games)[1].post  # type: ignore[no-any-return]
+    return _array(rate_all(laid.terms, laid.before, laid.games)[1].post)
+
+
+def _array(column: Any) -> NDArray[Any]:
+    """A column of the records this module makes: a NumPy array (records.Column types
+    the lists of the reference path and the arrays alike)."""
+    array: NDArray[Any] = cast(NDArray[Any], column)
+    return array
 
 
 def rate_all(terms: Terms, before: Before, games: Games) -> tuple[Prepared, Final]:
     """`procedure.prepare` and `procedure.rate` for every group, compiled."""
     if len(terms.start) < PARALLEL_FROM:
-        return _rate_serial(terms, before, games)  # type: ignore[no-any-return]
+        done: tuple[Prepared, Final] = _rate_serial(terms, before, games)
+        return done
     # allocated apart: Numba's parallel functions do not take tuples of records unpacked
-    prepared, step3, step4, step5, final = _records(before.r0.shape[0])
+    prepared, step3, step4, step5, final = _records(len(before.r0))
     _rate_parallel(terms, before, games, prepared, step3, step4, step5, final)
     return prepared, final
 
@@ -138,8 +150,8 @@ def _group(g: int, terms: Terms, before: Before, games: Games, prepared: Prepare
 def _rate_serial(terms: Terms, before: Before, games: Games) -> tuple[Prepared, Final]:
     """One group after another: for a few groups, where starting threads costs more than
     it saves."""
-    prepared, step3, step4, step5, final = _records(before.r0.shape[0])
-    for g in range(terms.start.shape[0]):
+    prepared, step3, step4, step5, final = _records(len(before.r0))
+    for g in range(len(terms.start)):
         _group(g, terms, before, games, prepared, step3, step4, step5, final)
     return prepared, final
 
@@ -148,7 +160,7 @@ def _rate_serial(terms: Terms, before: Before, games: Games) -> tuple[Prepared, 
 def _rate_parallel(terms: Terms, before: Before, games: Games, prepared: Prepared,
                    step3: Trace, step4: Trace, step5: Trace, final: Final) -> None:
     """One group per task, on all cores."""
-    for g in numba.prange(terms.start.shape[0]):
+    for g in numba.prange(len(terms.start)):
         _group(g, terms, before, games, prepared, step3, step4, step5, final)
 
 
@@ -170,6 +182,6 @@ def outcomes(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Befo
     gathered.add(laid, rows)
     terms, before, games = arrays(gathered)
     prepared, final = rate_all(terms, before, games)
-    return stored_outcomes(laid, ratings, Games(*(c.tolist() for c in games)),
-                           Prepared(*(c.tolist() for c in prepared)),
-                           Final(*(c.tolist() for c in final)), end)
+    return stored_outcomes(laid, ratings, Games(*(_array(c).tolist() for c in games)),
+                           Prepared(*(_array(c).tolist() for c in prepared)),
+                           Final(*(_array(c).tolist() for c in final)), end)

@@ -13,7 +13,8 @@ taken in one fixed order, so a section gives the same floats however its games a
 from __future__ import annotations
 
 import math
-from collections.abc import MutableSequence, Sequence
+
+from .records import Column
 
 EPSILON = 1e-7  #: "a tolerance to detect values different from zero" (section 4.1)
 SPECIAL_CAP = 2700.0  #: the special formula never gives more than 2700
@@ -54,7 +55,7 @@ def effective_games(n: int, r0: float) -> float:
     return min(n, n_star(r0))
 
 
-def expected(r0: float, opponents: Sequence[float], m: int) -> float:
+def expected(r0: float, opponents: Column[float], m: int) -> float:
     """E = sum of We(R0, Ri) over the m games (opponents sorted ascending)."""
     total = 0.0
     for i in range(m):
@@ -62,7 +63,7 @@ def expected(r0: float, opponents: Sequence[float], m: int) -> float:
     return total
 
 
-def standard(r0: float, opponents: Sequence[float], m: int, score: float, k: float,
+def standard(r0: float, opponents: Column[float], m: int, score: float, k: float,
              bonus_threshold: float) -> tuple[float, float, float, float]:
     """The standard formula of section 4.2: Rs = R0 + K(S - E) + bonus, with
     bonus = max(0, K(S - E) - B sqrt(m')) and m' = max(m, 4) for an eligible player
@@ -76,7 +77,7 @@ def standard(r0: float, opponents: Sequence[float], m: int, score: float, k: flo
     return r0 + change + bonus, e, change, bonus
 
 
-def objective(r: float, n_eff: float, r0_adj: float, opponents: Sequence[float], m: int,
+def objective(r: float, n_eff: float, r0_adj: float, opponents: Column[float], m: int,
               s_adj: float) -> float:
     """f(R) = N' PWe(R, R0') + sum PWe(R, Ri) - S' of section 4.1."""
     total = n_eff * pwe(r, r0_adj)
@@ -85,8 +86,8 @@ def objective(r: float, n_eff: float, r0_adj: float, opponents: Sequence[float],
     return total - s_adj
 
 
-def _knots(r0_adj: float, opponents: Sequence[float], m: int,
-           knots: MutableSequence[float]) -> int:
+def _knots(r0_adj: float, opponents: Column[float], m: int,
+           knots: Column[float]) -> int:
     """Fill ``knots`` (room for 2m + 2) with the sorted distinct knots; return how many."""
     count = 0
     for k in range(m + 1):
@@ -105,7 +106,7 @@ def _knots(r0_adj: float, opponents: Sequence[float], m: int,
     return count
 
 
-def _below(knots: Sequence[float], q: int, m: float) -> int:
+def _below(knots: Column[float], q: int, m: float) -> int:
     """Index of the largest of the q knots with m > z, or -1."""
     a = q - 1
     while a >= 0 and not knots[a] < m:
@@ -113,7 +114,7 @@ def _below(knots: Sequence[float], q: int, m: float) -> int:
     return a
 
 
-def _above(knots: Sequence[float], q: int, m: float) -> int:
+def _above(knots: Column[float], q: int, m: float) -> int:
     """Index of the smallest of the q knots with m < z, or q."""
     b = 0
     while b < q and not knots[b] > m:
@@ -121,9 +122,9 @@ def _above(knots: Sequence[float], q: int, m: float) -> int:
     return b
 
 
-def special_walk(r0: float, n_eff: float, opponents: Sequence[float], m: int, score: float,
+def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, score: float,
                  prior: int, strict: bool,
-                 knots: MutableSequence[float]) -> tuple[float, int, bool, float, float, bool]:
+                 knots: Column[float]) -> tuple[float, int, bool, float, float, bool]:
     """The special rating of section 4.1, as the knot walk of the 2025 text.
 
     ``prior`` is PRIOR_NONE, PRIOR_ALL_WINS or PRIOR_ALL_LOSSES; ``strict`` counts

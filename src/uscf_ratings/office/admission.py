@@ -154,7 +154,7 @@ def check_members(records: Iterable[MemberRecord], source: str) -> list[str]:
     (the same id twice with different names is refused: which one is right?)."""
     problems: list[str] = []
     seen: dict[str, MemberRecord] = {}
-    for index, record in enumerate(records):
+    for record in records:
         where = f"member {record.id}"
         first = seen.get(record.id)
         if first is not None and same_name_key(first.name) != same_name_key(record.name):

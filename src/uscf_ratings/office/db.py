@@ -187,7 +187,7 @@ class Driver:
         if not convert:  # psycopg gives dates, booleans and floats as they are
             return [tuple(row) for row in found]
         return [tuple(value if f is None or value is None else f(value)
-                      for f, value in zip(convert, row)) for row in found]
+                      for f, value in zip(convert, row, strict=True)) for row in found]
 
     @contextmanager
     def savepoint(self, name: str) -> Iterator[None]:

@@ -15,8 +15,8 @@ from sqlalchemy import Connection
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from .run import member_ids, prepare, states_and_facts
-from .submission import stored_event
 from .store import aliases, section_key
+from .submission import stored_event
 
 
 def explain_event(c: Connection, event_id: str) -> list[SectionResult]:

@@ -37,7 +37,7 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
         .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
                   t.ratings.c.section))}
     ratings = {}
-    for (mid, system), state in sorted(states.items(), key=lambda kv: kv[0][1].value):
+    for (_, system), state in sorted(states.items(), key=lambda kv: kv[0][1].value):
         ratings[system.value] = {
             "rating": round_half_up(state.rating, 2),
             "display": display(state.rating, state.games),

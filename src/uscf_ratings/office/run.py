@@ -37,7 +37,7 @@ from ..core.steps import peak_before
 from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
-from .defaults import PRE_FROM_DATABASE, PRE_FROM_FILE, PRE_FROM_FILE_ONLY
+from .defaults import PRE_FROM_FILE, PRE_FROM_FILE_ONLY
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
     FloorsSetByHand,

@@ -2,8 +2,8 @@
 
 The database stores inputs and results and never holds rating logic: an event's input
 (event JSON) is kept whole, and every rating result row keeps the state after it, so the
-history can be read, listed, explained (by rating a section again) and re-rated. Migrations (office/migrations) create these
-tables; this module is their description for queries.
+history can be read, listed, explained (by rating a section again) and re-rated.
+Migrations (office/migrations) create these tables; this module is their description for queries.
 """
 
 from __future__ import annotations

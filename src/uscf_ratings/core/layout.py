@@ -1,0 +1,163 @@
+"""Sections read into the record layout of records.py: the one place the procedure's
+input is made from the model.
+
+A `Lineup` is what a section brings whatever the pre-event ratings: its entrants (a
+member entered twice is one player), their rated games, the rules of each system it is
+rated in (`Terms`), and the file's own ratings. `before_rows` then gives each row's
+`Before` values from the pre-event ratings chosen (the file's in the reference path;
+the ratings office's from its database) and Step 1 (initial.py) for the unrated.
+`Columns` gathers lineups and their rows as Python lists; uscf_ratings/batch turns the
+same lists into arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from operator import attrgetter
+from typing import Any
+
+from .initial import Initial, initial_rating
+from .kernels import UNKNOWN
+from .model import SCORE, KFactor, Player, Rating, Section, System
+from .records import Before, Games, Terms
+from .rules import RuleSet
+from .steps import Entrant, rating_of
+
+#: a rated row's `Before` values but the last (rated), in one call: Rating's fields
+_read = attrgetter("rating", "games", "wins", "draws", "losses", "events3", "games_above_2200",
+                   "peak", "floor", "floor_lowered_from", "floor_lowered_to", "olm")
+_RATED = (True,)
+#: an unrated row after Step 1's R0 and N: no history, no floors
+_UNRATED = (None, None, None, None, None, None, None, None, None, False, False)
+#: the `Before` fields that are counts (None: UNKNOWN); the others are floats (None: NaN)
+COUNTS = ("n", "wins", "draws", "losses", "events3", "above_2200")
+BeforeRow = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """A section's entrants and games, and the rules of each system it is rated in.
+    Rows are (system, entrant): system g's rows are g * entrants + e."""
+
+    systems: tuple[System, ...]
+    terms: tuple[tuple[bool, bool, bool, bool, float, bool], ...]  #: per system, Terms[2:]
+    pairs: tuple[int, ...]  #: per entrant: the pair number of its first row
+    ids: tuple[str, ...]  #: per entrant: its member id ("" for none)
+    names: tuple[str, ...]
+    first: tuple[int, ...]  #: per entrant: its games are first[e]:last[e]
+    last: tuple[int, ...]
+    opponent: tuple[int, ...]  #: per game: the opponent's entrant index
+    score: tuple[float, ...]
+    #: per row: the file's pre-event rating (None: unrated in that system)
+    ratings: tuple[Rating | None, ...] = field(repr=False)
+    #: by entrant, for those the file leaves unrated in a system: the player Step 1 reads
+    unrated: dict[int, Player] = field(repr=False)
+
+    @property
+    def size(self) -> int:
+        return len(self.pairs)
+
+
+def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
+           entrants: Sequence[Entrant]) -> Lineup:
+    """The section's lineup (``entrants``: pipeline.merge_entrants of its players)."""
+    index = {p.pair: e.position for e in entrants for p in e.rows}
+    opponent: list[int] = []
+    score: list[float] = []
+    last: list[int] = []
+    for e in entrants:
+        for p in e.rows:
+            for r in p.results:
+                s = SCORE.get(r.code)  # None unless played: Result.played, inlined
+                if s is not None and r.opponent is not None:
+                    opponent.append(index[r.opponent])
+                    score.append(s)
+        last.append(len(opponent))
+    first = [0, *last[:-1]] if last else []
+    dual = System.R in systems and System.Q in systems
+    half = section.k is KFactor.HALF
+    terms = tuple((half, dual and s is System.R, s is System.R, s in rules.absolute_floor_systems,
+                   rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents)
+                  for s in systems)
+    ratings = tuple(rating_of(e, s) for s in systems for e in entrants)
+    size = len(entrants)
+    unrated = {row % size: entrants[row % size].first
+               for row, rating in enumerate(ratings) if rating is None}
+    return Lineup(systems, terms, tuple(e.first.pair for e in entrants),
+                  tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
+                  tuple(first), tuple(last), tuple(opponent), tuple(score), ratings, unrated)
+
+
+def rated_row(rating: Rating) -> BeforeRow:
+    """A rated row's `Before` values (None where the history does not say)."""
+    row: BeforeRow = _read(rating) + _RATED
+    return row
+
+
+def unrated_row(initial: Initial) -> BeforeRow:
+    """An unrated row's `Before` values: Step 1's R0 and N, no history."""
+    return (initial.rating, initial.games, *_UNRATED)
+
+
+def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],
+                players: Mapping[int, Player], rules: RuleSet, end: date
+                ) -> tuple[list[BeforeRow], dict[int, Initial]]:
+    """Each row's `Before` values from the pre-event ``ratings`` (per row), and Step 1's
+    result for each unrated row, by row. ``players`` gives the player Step 1 reads for
+    an entrant (default: its first row in the section)."""
+    rows: list[BeforeRow] = []
+    initials: dict[int, Initial] = {}
+    size = lineup.size
+    for row, rating in enumerate(ratings):
+        if rating is not None:
+            rows.append(_read(rating) + _RATED)
+            continue
+        g, e = divmod(row, size)
+        player = players.get(e) or lineup.unrated[e]
+        initial = initials[row] = initial_rating(player, lineup.systems[g], rules, end)
+        rows.append((initial.rating, initial.games, *_UNRATED))
+    return rows, initials
+
+
+@dataclass
+class Columns:
+    """Lineups and their rows gathered as lists, one group per (section, system)."""
+
+    terms: list[tuple[Any, ...]] = field(default_factory=list)
+    rows: list[BeforeRow] = field(default_factory=list)
+    first: list[int] = field(default_factory=list)
+    last: list[int] = field(default_factory=list)
+    opponent: list[int] = field(default_factory=list)
+    score: list[float] = field(default_factory=list)
+
+    def add(self, lineup: Lineup, rows: Sequence[BeforeRow]) -> int:
+        """One lineup with its rows; returns the row of its first entrant."""
+        at = len(self.rows)
+        base = len(self.opponent)
+        size = lineup.size
+        first = [base + f for f in lineup.first]
+        last = [base + f for f in lineup.last]
+        for g, terms in enumerate(lineup.terms):
+            self.terms.append((at + g * size, at + (g + 1) * size, *terms))
+            self.first += first
+            self.last += last
+        self.opponent += lineup.opponent
+        self.score += lineup.score
+        self.rows += rows
+        return at
+
+    def records(self) -> tuple[Terms, Before, Games]:
+        """The gathered lists as records of lists (None read as NaN or UNKNOWN)."""
+        nan = float("nan")
+        fields = list(zip(*self.rows, strict=True)) or [()] * len(Before._fields)
+        lists: list[Any] = [
+            [UNKNOWN if v is None else v for v in values] if name in COUNTS else
+            [nan if v is None else v for v in values]
+            for name, values in zip(Before._fields, fields, strict=True)]
+        before = Before(*lists)
+        groups: list[Any] = [list(values) for values in zip(*self.terms, strict=True)] \
+            if self.terms else [[] for _ in Terms._fields]
+        terms = Terms(*groups)
+        return terms, before, Games(self.first, self.last, self.opponent, self.score)

@@ -1,0 +1,187 @@
+"""The procedure of section 1 for one section in one system, as kernels over the record
+layout of records.py: the one place where the steps are put together.
+
+    prepare   Step 2 (N'), Step 4's choice of formula and its prior, S, K, bonus
+              eligibility (section 4), the history counts after the event and the
+              floors of section 5, for every row of a group
+    rate      Step 3 (special formula, N' = 1, for unrated players with N = 0),
+              Step 4 (opponents at their pre-event or Step 3 ratings), Step 5
+              (opponents at their Step 4 ratings), each raised to 100; then the floors
+              and the peak and OLM title after the event
+
+Step 1 (initial.py) is read in by the layout (layout.py): R0 and N arrive in `Before`.
+Like kernels.py, these are written in the subset of Python that Numba compiles: the
+reference path (pipeline.py) runs them over lists and builds its explanation from their
+`Trace`; the compiled path (uscf_ratings/batch) compiles them unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .kernels import (
+    PRIOR_ALL_LOSSES,
+    PRIOR_ALL_WINS,
+    PRIOR_NONE,
+    STEP_FLOOR,
+    all_losses,
+    all_wins,
+    bonus_eligible,
+    counts_after,
+    effective_games,
+    k_factor,
+    olm_after,
+    peak_after,
+    peak_before,
+    personal_floors,
+    special_walk,
+    standard,
+    uses_special,
+)
+from .records import Before, Column, Final, Games, Prepared, Terms, Trace
+
+
+def most_games(g: int, terms: Terms, games: Games) -> int:
+    """The most rated games of one player in group ``g``: the room `rate` needs."""
+    most = 0
+    for i in range(terms.start[g], terms.stop[g]):
+        most = max(most, games.last[i] - games.first[i])
+    return most
+
+
+def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared) -> None:
+    """Everything about each row of group ``g`` that does not depend on the other
+    players' ratings (see the module's docstring)."""
+    for i in range(terms.start[g], terms.stop[g]):
+        lo, hi = games.first[i], games.last[i]
+        m = hi - lo
+        wins = draws = most = 0
+        score = 0.0
+        for j in range(lo, hi):
+            s = games.score[j]
+            score += s  # halves and ones: the sum is exact in any order
+            if s == 1.0:
+                wins += 1
+            elif s == 0.5:
+                draws += 1
+            met = 0
+            for t in range(lo, hi):
+                if games.opponent[t] == games.opponent[j]:
+                    met += 1
+            most = max(most, met)
+
+        rated, r0, n = before.rated[i], before.r0[i], before.n[i]
+        wins0, draws0, losses0 = before.wins[i], before.draws[i], before.losses[i]
+        won = all_wins(rated, n, wins0, draws0, losses0)
+        lost = all_losses(rated, n, wins0, draws0, losses0)
+        n_eff = effective_games(n, r0)  # Step 2
+        out.n_eff[i] = n_eff
+        out.step3[i] = not rated and n == 0
+        out.special[i] = uses_special(n, won, lost)
+        out.prior[i] = PRIOR_ALL_WINS if won else PRIOR_ALL_LOSSES if lost else PRIOR_NONE
+        out.score[i] = score
+        out.k[i] = 0.0 if m == 0 else k_factor(
+            n_eff, m, terms.half_k[g], r0 if terms.dual_regular[g] else math.nan)
+        out.bonus_threshold[i] = (terms.bonus_threshold[g] if bonus_eligible(
+            m, most, terms.bonus_m3_distinct[g]) else math.nan)
+
+        games_after, wins_after, draws_after, losses_after, events3_after, above_after = \
+            counts_after(rated, n, r0, m, wins, draws, wins0, draws0, losses0,
+                         before.events3[i], before.above_2200[i])
+        out.games[i] = games_after
+        out.wins[i] = wins_after
+        out.draws[i] = draws_after
+        out.losses[i] = losses_after
+        out.events3[i] = events3_after
+        out.above_2200[i] = above_after
+        peak = peak_before(before.peak[i], r0, n) if rated else math.nan
+        out.peak[i] = peak
+
+        # AF credits this event and the earlier counts that are known
+        absolute, peak_floor, olm_floor = personal_floors(
+            terms.absolute_floor[g], terms.regular[g], wins + max(wins0, 0),
+            draws + max(draws0, 0), (1 if m >= 3 else 0) + max(before.events3[i], 0), peak,
+            before.olm[i], above_after, before.lowered_from[i], before.lowered_to[i])
+        out.floor_absolute[i] = absolute
+        out.floor_peak[i] = peak_floor
+        out.floor_olm[i] = olm_floor
+        floor = absolute
+        for value in (peak_floor, olm_floor, before.floor[i]):
+            if value > floor:  # noqa: PLR1730 - False for NaN (no such floor); max() is not
+                floor = value
+        out.floor[i] = floor
+
+
+def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
+         step3: Trace, step4: Trace, step5: Trace, final: Final,
+         opponents: Column[float], knots: Column[float]) -> None:
+    """Steps 3, 4 and 5, the floors and the state after the event for group ``g``, once
+    `prepare` has run. ``opponents`` and ``knots`` are scratch room for m and 2m + 2
+    values (m: `most_games`)."""
+    start, stop = terms.start[g], terms.stop[g]
+    for i in range(start, stop):
+        step3.rating[i] = before.r0[i]  # Step 4's input for the players Step 3 skips
+        if prepared.step3[i] and games.last[i] > games.first[i]:
+            _step(i, start, before.r0, 1.0, PRIOR_NONE, True, before, games, prepared,
+                  step3, opponents, knots)
+    for i in range(start, stop):
+        if games.last[i] > games.first[i]:
+            _step(i, start, step3.rating, prepared.n_eff[i], prepared.prior[i],
+                  prepared.special[i], before, games, prepared, step4, opponents, knots)
+        else:
+            step4.rating[i] = math.nan
+    for i in range(start, stop):
+        if games.last[i] > games.first[i]:
+            _step(i, start, step4.rating, prepared.n_eff[i], prepared.prior[i],
+                  prepared.special[i], before, games, prepared, step5, opponents, knots)
+        else:
+            step5.rating[i] = math.nan
+    for i in range(start, stop):
+        final.olm[i] = olm_after(before.olm[i], prepared.above_2200[i])
+        if games.last[i] == games.first[i]:
+            final.post[i] = math.nan
+            final.peak[i] = prepared.peak[i]
+            continue
+        post = max(step5.rating[i], prepared.floor[i])  # section 5
+        final.post[i] = post
+        final.peak[i] = peak_after(prepared.peak[i], prepared.games[i], post)
+
+
+def _step(i: int, start: int, inputs: Column[float], n_eff: float, prior: int, special: bool,
+          before: Before, games: Games, prepared: Prepared, trace: Trace,
+          opponents: Column[float], knots: Column[float]) -> None:
+    """One step for row i, its opponents at ``inputs``; the floor of 100 follows."""
+    m = _sorted_opponents(i, start, inputs, games, opponents)
+    r0, score = before.r0[i], prepared.score[i]
+    if special:
+        value, p, moved, r0_adjusted, score_adjusted, capped = special_walk(
+            r0, n_eff, opponents, m, score, prior, False, knots)
+        trace.r0_adjusted[i] = r0_adjusted
+        trace.score_adjusted[i] = score_adjusted
+        trace.p[i] = p
+        trace.tie_rule[i] = moved
+        trace.capped[i] = capped
+    else:
+        value, expected, change, bonus = standard(r0, opponents, m, score, prepared.k[i],
+                                                  prepared.bonus_threshold[i])
+        trace.expected[i] = expected
+        trace.change[i] = change
+        trace.bonus[i] = bonus
+    trace.unfloored[i] = value
+    trace.rating[i] = max(value, STEP_FLOOR)
+
+
+def _sorted_opponents(i: int, start: int, inputs: Column[float], games: Games,
+                      out: Column[float]) -> int:
+    """Row i's opponents' ratings from ``inputs``, sorted ascending into ``out`` (one
+    order of summation, however the games are listed); returns m."""
+    lo = games.first[i]
+    m = games.last[i] - lo
+    for a in range(m):  # insertion sort: a player has few games in a section
+        value = inputs[start + games.opponent[lo + a]]
+        b = a
+        while b > 0 and out[b - 1] > value:
+            out[b] = out[b - 1]
+            b -= 1
+        out[b] = value
+    return m
