@@ -43,14 +43,15 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("prepare: N', K, S, history and floors (compiled)", "batch/layout.py", "prepare"),
     ),
     "office": (
-        ("read_checked: each file read and checked", "cli/reading.py", "read_checked"),
+        ("read_checked: each file read and checked", "office/checked_file.py",
+         "read_checked"),
         ("schema_problems: the schema check (jsonschema-rs)", "formats/event_json.py",
          "schema_problems"),
         ("event_from_dict: JSON to the model", "formats/event_json.py", "event_from_dict"),
         ("check_section: the sections' consistency", "core/validate.py", "check_section"),
         ("lay_out_section: sections laid out as columns", "batch/laid.py", "lay_out_section"),
-        ("read_again: each laid-out event loaded, with its text", "cli/reading.py",
-         "read_again"),
+        ("read_event: each laid-out event loaded from the spool, with its text",
+         "office/spool.py", "read_event"),
         ("_store_event: the event and its sections stored", "office/office.py", "_store_event"),
         ("RatingRun._load: members first seen, their latest states", "office/run.py", "_load"),
         ("outcomes_from_columns: the database's states in the columns, Steps 1-5",
@@ -70,7 +71,7 @@ def profiles(ctx: Context, top: int = 12) -> dict[str, Any]:
     """cProfile of the reference path and of pack on a quarter of the corpus, and of
     `uscf db rate` (run in-process, through the CLI's own code) on part of the year."""
     from uscf_ratings.cli.main import cli
-    from uscf_ratings.cli.reading import POOL_FROM
+    from uscf_ratings.office.file_checks import POOL_FROM
     from uscf_ratings.office.office import Office
 
     sections = ctx.corpus[: max(3, len(ctx.corpus) // 4)]

@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from tests.conftest import write_events
 
 from uscf_ratings.cli.main import cli
-from uscf_ratings.cli.reading import POOL_FROM
 from uscf_ratings.office import schema
+from uscf_ratings.office.file_checks import POOL_FROM
 from uscf_ratings.office.office import Office
 
 
@@ -56,18 +56,17 @@ def test_one_bad_file_among_many_stores_nothing_and_is_named(tmp_path: Path) -> 
 
 def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_path: Path
                                                                          ) -> None:
-    """The first pass keeps the text it checked with the laid-out event: a file changed
-    between the passes changes nothing that is rated or stored."""
-    from uscf_ratings.cli.reading import Reader, check_files
+    """The check keeps the text it checked with the laid-out event in the spool: a file
+    changed between the check and the rating changes nothing that is rated or stored."""
+    from uscf_ratings.office.checked_file import check_files
+    from uscf_ratings.office.spool import read_event
 
     [path] = year_files(tmp_path, 1)
     text = path.read_text()
-    [checked] = check_files([path], tmp_path / "kept.pickle")
+    [checked] = check_files([path], tmp_path / "spooled.pickle")
     assert not isinstance(checked, str)
     path.write_text(text.replace('"results"', '"results" ', 1))
-    with Reader(1) as reader:
-        [event] = reader.events([checked])
-    assert event.source_text() == text
+    assert read_event(checked.spooled).source_text() == text
 
 
 def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -205,86 +204,22 @@ def test_an_event_already_rated_stops_the_run_with_whole_events_reported(tmp_pat
     assert stored_events(url) == len(reported) + 1
 
 
-def test_an_event_that_fails_while_commits_are_held_rolls_back_the_rest(tmp_path: Path) -> None:
-    """While hold_commits() is true, an event that fails rolls back every event of the
-    run before it: the database is as it was."""
-    from uscf_ratings.formats.event_json import read_event
-    from uscf_ratings.office.office import OfficeError
+def test_ctrl_c_while_the_files_are_checked_stores_nothing(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from uscf_ratings.office import checked_file
 
-    paths = year_files(tmp_path, 8)
+    paths = year_files(tmp_path, 3)
     url = f"sqlite:///{tmp_path / 'office.db'}"
-    office = Office(url)
-    office.init()
-    office.rate(read_event(paths[5]))
-    before = dump(url)
-    with pytest.raises(OfficeError, match=f"event {paths[5].stem} is already rated"):
-        office.rate_many((read_event(p) for p in paths), presorted=True, commit_every=0,
-                         hold_commits=lambda: True)
-    assert dump(url) == before
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    calls, check = iter(range(10**6)), checked_file.read_checked
 
+    def read_checked(*args: Any) -> Any:
+        if next(calls) == 1:
+            raise KeyboardInterrupt
+        return check(*args)
 
-def test_hold_commits_holds_every_commit_until_released(tmp_path: Path) -> None:
-    """Office.rate_many commits nothing while hold_commits() is true, whatever
-    commit_every says; once it is false, groups commit as usual."""
-    from uscf_ratings.formats.event_json import read_event
-
-    paths = year_files(tmp_path, 12)
-    url = f"sqlite:///{tmp_path / 'office.db'}"
-    office = Office(url)
-    office.init()
-    seen: list[int] = []  # events stored (committed) when each event is reported
-
-    def report(_: Any) -> None:
-        seen.append(stored_events(url))
-
-    released = iter([True] * 6 + [False] * 100)  # asked once after each event
-    office.rate_many((read_event(p) for p in paths), presorted=True, commit_every=0,
-                     on_event=report, hold_commits=lambda: next(released))
-    # the first six events were held in one transaction; then one event to a commit
-    assert seen[:7] == [7] * 7 and seen[7:] == list(range(8, 13))
-
-
-@pytest.mark.parametrize("held_before_it", [True, False])
-def test_an_event_begun_while_commits_are_held_is_undone_with_the_rest(
-        tmp_path: Path, held_before_it: bool) -> None:
-    """An event that begins while commits are held has no savepoint of its own: if it
-    fails, the whole transaction rolls back, though the hold ends while it is rated. An
-    event that begins after the hold has ended is undone alone, and the events before it
-    commit."""
-    from uscf_ratings.formats.event_json import read_event
-    from uscf_ratings.office.office import OfficeError
-
-    paths = year_files(tmp_path, 8)
-    url = f"sqlite:///{tmp_path / 'office.db'}"
-    office = Office(url)
-    office.init()
-    office.rate(read_event(paths[5]))  # the sixth event fails: it is already rated
-    before = dump(url)
-    # asked once after each of the five events before it, then once more as it fails
-    answers = iter([True] * (5 if held_before_it else 4) + [False] * 100)
-    with pytest.raises(OfficeError, match=f"event {paths[5].stem} is already rated"):
-        office.rate_many((read_event(p) for p in paths), presorted=True, commit_every=0,
-                         hold_commits=lambda: next(answers))
-    if held_before_it:
-        assert dump(url) == before
-    else:
-        assert stored_events(url) == 1 + 5  # the one rated before, and the five before it
-
-
-def test_laid_out_events_wait_a_file_to_a_task_and_each_file_goes_once_read(
-        tmp_path: Path) -> None:
-    """The first pass writes the events of each task of CHUNK files to one file; the
-    second pass removes a file once it has read every event in it."""
-    from uscf_ratings.cli.reading import CHUNK, Reader
-
-    paths = year_files(tmp_path, CHUNK + 2)
-    with Reader(len(paths)) as reader:  # fewer files than POOL_FROM: no pool, the same files
-        checked = list(reader.check(paths))
-        first, second = sorted({item.kept.path for item in checked}, key=lambda p: int(p.stem))
-        assert [item.kept.path for item in checked] == [first] * CHUNK + [second] * 2
-        events = reader.events(checked)
-        taken = [next(events).id for _ in range(CHUNK + 1)]
-        assert not first.exists() and second.exists()
-        taken += [event.id for event in events]
-        assert not second.exists()
-    assert taken == [p.stem for p in paths]  # files named by event id, in date order
+    monkeypatch.setattr(checked_file, "read_checked", read_checked)
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
+    assert out.exit_code == 130, out.output
+    assert "stopped while reading the files: nothing was stored" in out.output
+    assert stored_events(url) == 0

@@ -1,6 +1,6 @@
 """Run by the crash and concurrency tests in a child process: rate event files into a
 database, printing each event id once it is committed. One transaction each with
-Office.rate; with ``--many GAMES`` first, Office.rate_many, committing whole events in
+Office.rate; with ``--many GAMES`` first, Office.rate_each, committing whole events in
 groups of GAMES games.
 
 With ``--hold-last`` before the rest, the child waits on its standard input before it
@@ -15,11 +15,8 @@ from collections.abc import Iterator
 
 from uscf_ratings.core.model import Event
 from uscf_ratings.formats.event_json import read_event
-from uscf_ratings.office.office import EventRated, Office
-
-
-def committed(report: EventRated) -> None:
-    print(report.event_id, flush=True)
+from uscf_ratings.office.office import Office
+from uscf_ratings.office.options import RateOptions
 
 
 def read_events(paths: list[str], hold_last: bool) -> Iterator[Event]:
@@ -37,8 +34,9 @@ if __name__ == "__main__":
         args.pop(0)
     office = Office(url)
     if args[0] == "--many":
-        office.rate_many(read_events(args[2:], hold_last), presorted=True,
-                         commit_every=int(args[1]), on_event=committed)
+        for report in office.rate_each(read_events(args[2:], hold_last),
+                                       RateOptions(commit_every=int(args[1]))):
+            print(report.event_id, flush=True)  # committed
     else:
         for event in read_events(args, hold_last):
             office.rate(event)

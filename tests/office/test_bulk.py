@@ -15,7 +15,8 @@ from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.formats.member_records import MemberRecord
 from uscf_ratings.office import queries, schema
 from uscf_ratings.office.explain import explain_event
-from uscf_ratings.office.office import EventRated, Office, OfficeError
+from uscf_ratings.office.office import Office, OfficeError
+from uscf_ratings.office.options import RateOptions
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
@@ -84,14 +85,14 @@ def test_replace_rated_corrects_and_counts_the_correction(office: Office) -> Non
     with pytest.raises(OfficeError, match="already rated"):
         office.rate_many(events[2:3])
     changed = replace(events[2], name="Corrected")
-    [report] = office.rate_many([changed], replace_rated=True)
+    [report] = office.rate_many([changed], RateOptions(replace_rated=True))
     assert report.verb == "corrected"
     with office.engine.connect() as c:
         assert queries.event(c, events[2].id)["corrections"] == 1  # type: ignore[index]
 
 
 def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path: Path) -> None:
-    """rate_many keeps what it read between its transactions only while nobody else has
+    """rate_each keeps what it read between its transactions only while nobody else has
     written: a floor set between two events must hold in the events after it. (Each
     event in its own transaction: a write can only come between two commits.)"""
     events = year()
@@ -102,11 +103,9 @@ def test_a_write_between_two_events_is_seen_by_the_next(office: Office, tmp_path
     expected.import_members([MemberRecord(member, "Floored")])
     floor_from = events[4].start_date
 
-    def between(report: EventRated) -> None:
+    for report in office.rate_each(events, RateOptions(commit_every=0)):
         if report.event_id == events[3].id:
             office.set_floor(member, System.R, 2200, floor_from, "prize")
-
-    office.rate_many(events, on_event=between, commit_every=0)
     expected.rate_many(events[:4])
     expected.set_floor(member, System.R, 2200, floor_from, "prize")
     expected.rate_many(events[4:])

@@ -43,11 +43,11 @@ def committed(office: Office) -> list[str]:
         return sorted(c.execute(select(schema.events.c.id)).scalars())
 
 
-@pytest.mark.parametrize("options", [(), ("--many", "300")], ids=["rate", "rate_many"])
+@pytest.mark.parametrize("options", [(), ("--many", "300")], ids=["rate", "rate_each"])
 def test_killed_rating_run_leaves_whole_events(office_url: str, tmp_path: Path,
                                                options: tuple[str, ...]) -> None:
     """Kill a child in the middle of a long run: the database passes its integrity check,
-    and its ratings equal a clean run of exactly the events it committed. (rate_many
+    and its ratings equal a clean run of exactly the events it committed. (rate_each
     commits events in groups, of two or three events here: a group is whole or absent.)"""
     files = event_files(tmp_path, 150, seed=3)
     office = Office(office_url)

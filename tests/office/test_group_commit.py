@@ -4,6 +4,7 @@ interruption or a failing event leaves behind."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,8 @@ from sqlalchemy import func, select
 from uscf_ratings.core.model import Event
 from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
-from uscf_ratings.office.office import EventRated, Office, OfficeError
+from uscf_ratings.office.office import EventTransaction, Office, OfficeError
+from uscf_ratings.office.options import RateOptions
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
@@ -78,13 +80,10 @@ def test_events_are_committed_in_groups_and_reported_after_their_commit(office: 
     events = year()
     threshold = 3 * sum(map(games, events)) // len(events)  # about three events a group
     seen_when_reported: list[list[str]] = []
-
-    def on_event(report: EventRated) -> None:
+    for report in office.rate_each(events, RateOptions(commit_every=threshold)):
         seen = committed(office)
         assert report.event_id in seen  # its transaction has committed
         seen_when_reported.append(seen)
-
-    office.rate_many(events, on_event=on_event, commit_every=threshold)
     ends = commits(events, threshold)
     assert 2 < len(ends) < len(events)
     # every event of a group is reported after the group's commit, none before
@@ -96,7 +95,7 @@ def test_events_are_committed_in_groups_and_reported_after_their_commit(office: 
 def test_results_do_not_depend_on_the_groups(office: Office, commit_every: int,
                                              expected: list[tuple[object, ...]]) -> None:
     events = year()
-    reports = office.rate_many(events, commit_every=commit_every)
+    reports = office.rate_many(events, RateOptions(commit_every=commit_every))
     assert [r.event_id for r in reports] == [e.id for e in events]
     assert dump(office) == expected
     assert audit_rows(office) == len(events)  # one per event
@@ -141,13 +140,13 @@ def test_an_interruption_leaves_whole_committed_events_and_the_next_run_goes_on(
         else:
             fail_in_section(patch, sum(len(e.sections) for e in events[:at]), KeyboardInterrupt())
             stream = iter(events)
-        office.rate_many(stream, presorted=True, commit_every=threshold,
-                         on_event=lambda r: reported.append(r.event_id))
+        for report in office.rate_each(stream, RateOptions(commit_every=threshold)):
+            reported.append(report.event_id)
     assert reported == [e.id for e in events[:last_commit]]  # the group since was rolled back
     assert committed(office) == sorted(reported)
     assert audit_rows(office) == len(reported)
     rest = [e for e in events if e.id not in reported]
-    office.rate_many(rest, commit_every=threshold)
+    office.rate_many(rest, RateOptions(commit_every=threshold))
     assert dump(office) == expected
 
 
@@ -158,8 +157,9 @@ def test_an_event_already_rated_stops_the_run_after_committing_the_events_before
     before = dump(office)
     reported: list[str] = []
     with pytest.raises(OfficeError, match=f"event {events[2].id} is already rated"):
-        office.rate_many([*events[4:7], events[2], *events[7:]], presorted=True,
-                         commit_every=10**9, on_event=lambda r: reported.append(r.event_id))
+        for report in office.rate_each([*events[4:7], events[2], *events[7:]],
+                                       RateOptions(commit_every=10**9)):
+            reported.append(report.event_id)
     assert reported == [e.id for e in events[4:7]]
     assert committed(office) == sorted(e.id for e in events[:7])
     assert set(before) <= set(dump(office))  # the event already rated is as it was
@@ -177,8 +177,8 @@ def test_an_event_that_fails_midway_is_undone_alone(
     with pytest.MonkeyPatch.context() as patch, pytest.raises(RuntimeError, match="a bug"):
         at = sum(len(e.sections) for e in events[:5]) + 1  # the 6th event's second section
         fail_in_section(patch, at, RuntimeError("a bug in the rating"))
-        office.rate_many(events, commit_every=10**9,
-                         on_event=lambda r: reported.append(r.event_id))
+        for report in office.rate_each(events, RateOptions(commit_every=10**9)):
+            reported.append(report.event_id)
     assert reported == [e.id for e in events[:5]]
     assert committed(office) == sorted(reported)
     office.rate_many(events[5:])
@@ -194,10 +194,72 @@ def test_an_error_reading_the_next_event_keeps_the_events_before_it(office: Offi
         raise ValueError("the file changed")
 
     with pytest.raises(ValueError, match="the file changed"):
-        office.rate_many(reading(), presorted=True, commit_every=10**9)
+        list(office.rate_each(reading(), RateOptions(commit_every=10**9)))
     assert committed(office) == sorted(e.id for e in events[:3])
 
 
 def test_nothing_to_rate_opens_no_transaction(office: Office) -> None:
     assert office.rate_many([]) == []
     assert audit_rows(office) == 0
+
+
+# --- EventTransaction: the primitive the runs of many events are built on ----------------
+
+
+def test_a_transaction_commits_when_its_owner_says_so(office: Office) -> None:
+    events = year()
+    with EventTransaction(office) as transaction:
+        for event in events[:3]:
+            transaction.rate(event)
+        assert transaction.games == sum(map(games, events[:3]))
+        assert committed(office) == []  # another connection sees nothing yet
+        reports = transaction.commit()
+        assert [r.event_id for r in reports] == [e.id for e in events[:3]]
+        assert [r.games for r in reports] == [games(e) for e in events[:3]]
+        assert committed(office) == sorted(e.id for e in events[:3])
+        assert transaction.games == 0 and transaction.commit() == []
+        transaction.rate(events[3])  # the next event begins a new transaction
+    # left without a commit: rolled back
+    assert committed(office) == sorted(e.id for e in events[:3])
+
+
+def test_a_rollback_undoes_the_open_transaction_and_the_run_goes_on(
+        office: Office, expected: list[tuple[object, ...]]) -> None:
+    events = year()
+    with EventTransaction(office) as transaction:
+        for event in events[:2]:
+            transaction.rate(event)
+        transaction.commit()
+        for event in events[2:5]:
+            transaction.rate(event)
+        transaction.rollback()
+        assert committed(office) == sorted(e.id for e in events[:2])
+        for event in events[2:]:  # rated again: nothing of what was undone is left
+            transaction.rate(event)
+        transaction.commit()
+    assert dump(office) == expected
+
+
+@pytest.mark.parametrize("undo_alone", [True, False])
+def test_an_event_that_fails_midway_is_undone_by_its_savepoint_or_with_the_rest(
+        office: Office, undo_alone: bool, tmp_path: Path) -> None:
+    """With its savepoint, the event that fails is undone alone and the events before it
+    can be committed; without, the transaction is rolled back whole."""
+    events = year()
+    assert len(events[3].sections) > 1
+    with EventTransaction(office) as transaction:
+        for event in events[:3]:
+            transaction.rate(event)
+        with pytest.MonkeyPatch.context() as patch, pytest.raises(RuntimeError, match="a bug"):
+            at = 1  # the 4th event's second section, counting from the first section it rates
+            fail_in_section(patch, at, RuntimeError("a bug in the rating"))
+            transaction.rate(events[3], undo_alone=undo_alone)
+        if undo_alone:
+            assert [r.event_id for r in transaction.commit()] == [e.id for e in events[:3]]
+        else:
+            transaction.rollback()
+    assert committed(office) == (sorted(e.id for e in events[:3]) if undo_alone else [])
+    clean = Office(f"sqlite:///{tmp_path / 'clean.db'}")
+    clean.init()
+    clean.rate_many(events[:3] if undo_alone else [])
+    assert dump(office) == dump(clean)

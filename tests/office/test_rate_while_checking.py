@@ -1,6 +1,6 @@
 """`uscf db rate` rates files in date order while the rest are checked, in a transaction
 held open until every file has passed: on SQLite and on PostgreSQL it stores what
-`--check-first` stores, and a bad file stores nothing (cli/reading.py, `InOrder`)."""
+`--check-first` stores, and a bad file stores nothing (office/ingest.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from tests.conftest import write_events
 
 from uscf_ratings.cli.main import cli
-from uscf_ratings.cli.reading import POOL_FROM
 from uscf_ratings.office import schema
+from uscf_ratings.office.file_checks import POOL_FROM
 from uscf_ratings.office.office import Office
 
 

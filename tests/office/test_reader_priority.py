@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from uscf_ratings.cli.reading import POOL_FROM, Reader
+from uscf_ratings.office.file_checks import POOL_FROM, check_workers, checking_pool
 from uscf_ratings.office.prefetch import READERS_NICENESS, below_the_loop
 
 
@@ -25,22 +25,23 @@ def test_a_reader_runs_below_the_loop() -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "nice") or (os.cpu_count() or 1) < 2,
-                    reason="the first pass runs in a pool only with nice() and two cores")
-def test_the_first_pass_of_uscf_db_rate_runs_below_the_loop() -> None:
-    with Reader(POOL_FROM) as reader:
-        assert reader.pool is not None
-        assert reader.pool.submit(niceness).result() == min(19, os.nice(0) + READERS_NICENESS)
+                    reason="the files are checked in a pool only with nice() and two cores")
+def test_the_checks_of_uscf_db_rate_run_below_the_loop() -> None:
+    pool = checking_pool(POOL_FROM, while_rating=True)
+    assert pool is not None
+    with pool:
+        assert pool.submit(niceness).result() == min(19, os.nice(0) + READERS_NICENESS)
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the first pass runs in a pool only "
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
                     "with two cores")
-@pytest.mark.parametrize("beside_the_loop", [True, False])
-def test_the_first_pass_leaves_the_loop_a_core_when_it_runs_beside_it(
-        beside_the_loop: bool) -> None:
-    """Rating while checking, the first pass takes a process a core but the loop's;
-    checking first, a process a core."""
+def test_few_files_are_checked_in_this_process() -> None:
+    assert checking_pool(POOL_FROM - 1, while_rating=False) is None
+
+
+@pytest.mark.parametrize("while_rating", [True, False])
+def test_the_checks_leave_the_loop_a_core_when_they_run_beside_it(while_rating: bool) -> None:
+    """Rating while checking, the checks take a process a core but the loop's; checking
+    first, a process a core."""
     cores = os.cpu_count() or 1
-    with Reader(POOL_FROM, beside_the_loop=beside_the_loop) as reader:
-        assert reader.pool is not None
-        assert reader.workers == (max(1, cores - 1) if beside_the_loop else cores)
-        assert reader.pool.submit(os.getpid).result() != os.getpid()
+    assert check_workers(while_rating) == (max(1, cores - 1) if while_rating else cores)

@@ -4,28 +4,28 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from contextlib import closing
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.model import System
+from ..core.model import Event, System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.common import parse_systems
 from ..formats.errors import ParseError
-from ..office.collector import fewer_collections
-from ..office.defaults import COMMIT_EVERY, PRE_FROM_DATABASE
+from ..office.defaults import COMMIT_EVERY, PreRatings
 from ..office.errors import DatabaseError, OfficeError
-from .reading import BadFile, Checked, FileOptions, InOrder, OutOfOrder, Reader, named
+from ..office.options import ReadOptions
 from .warnings import warn_lacking
 
 if TYPE_CHECKING:  # the office (SQLAlchemy, Alembic, Numba) is imported by the commands
+    from ..office.ingest import Report
     from ..office.office import EventRated, Office
-    from ..office.submission import Submission
 
 FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
 
@@ -129,13 +129,22 @@ def file_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _read_one(file: Path, options: FileOptions) -> Any:
+def _read_options(from_format: str | None, event_date: date | None,
+                  systems: tuple[System, ...] | None, assign_ids: bool) -> ReadOptions:
+    """How to read files, from the options of `file_options` and --assign-ids."""
+    from ..formats.detect import BY_NAME
+
+    return ReadOptions(None if from_format is None else BY_NAME[from_format], event_date,
+                       systems, assign_ids)
+
+
+def _read_one(file: Path, options: ReadOptions) -> Event:
     """An event file read and checked as `uscf db rate` reads it, its warnings shown."""
-    from .reading import read_checked
+    from ..office.checked_file import named, read_checked
 
     try:
         event, _text, notes = read_checked(file, options)
-    except (*FAILURES, BadFile) as error:
+    except FAILURES as error:
         raise click.ClickException(named(file, error)) from None
     _warn(file, notes)
     return event
@@ -187,8 +196,8 @@ def _rerated(sections: int) -> str:
 @db.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--replace", is_flag=True, help="Treat an event already rated as a correction.")
-@click.option("--pre-ratings", type=click.Choice(["database", "file"]), default=PRE_FROM_DATABASE,
-              show_default=True,
+@click.option("--pre-ratings", default=PreRatings.DATABASE.value, show_default=True,
+              type=click.Choice([PreRatings.DATABASE.value, PreRatings.FILE.value]),
               help="file: take the files' pre-event ratings as given (re-running history).")
 @click.option("--check-first", is_flag=True,
               help="Check every file before rating any, instead of rating files that come "
@@ -224,137 +233,100 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     id who played each other, a birth date after the section. One id under two names is
     a warning.
     """
+    from ..office.ingest import ingest
+    from ..office.options import IngestOptions, RateOptions
+
+    options = IngestOptions(_read_options(from_format, event_date, systems, assign_ids),
+                            RateOptions(PreRatings(pre_ratings), replace, commit_every),
+                            check_first)
     office = _office(ctx)
-    run = _Run(ctx, office, len(files), replace, pre_ratings, commit_every)
-    options = FileOptions(from_format, event_date, systems, assign_ids)
-    # the readers are forked inside: they collect less often too
-    with fewer_collections(), Reader(len(files), beside_the_loop=not check_first,
-                                     options=options) as reader:
-        first_pass = None if check_first else reader.first_pass(list(files))
-        taken = InOrder(reader.check(list(files)) if first_pass is None else
-                        first_pass.results(), run.checked)
-        run.files_of = taken.files_of  # to name the file of an event that fails
-        if first_pass is not None and run.in_order(taken, first_pass.settled):
-            return
-        checked = run.rest(taken)
-        checked.sort(key=lambda item: item.key)
-        run.in_date_order(reader, checked)
+    shown = _Progress(office, len(files))
+    try:
+        with closing(ingest(office, files, options)) as reports:
+            for report in reports:
+                shown.show(report)
+    except FAILURES as error:  # the office's errors name their files
+        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        shown.close()
+        click.echo(shown.stopped(), err=True)
+        ctx.exit(130)
+    finally:
+        shown.close()
 
 
-class _Run:
-    """How `rate` reports: warnings as files are checked, a line per event committed (or
-    a bar on a terminal), and what Ctrl-C or an error leaves."""
+class _Progress:
+    """What `rate` shows of the reports of `office.ingest.ingest`: warnings as files are
+    checked, a line per event committed (or a bar on a terminal), a summary, and what
+    Ctrl-C leaves."""
 
-    def __init__(self, ctx: click.Context, office: Office, files: int, replace: bool,
-                 pre_ratings: str, commit_every: int):
-        self.ctx, self.office, self.files = ctx, office, files
-        self.replace, self.pre_ratings, self.commit_every = replace, pre_ratings, commit_every
+    def __init__(self, office: Office, files: int):
+        self.office, self.files = office, files
         self.terminal = sys.stderr.isatty()
         self.lines = not sys.stdout.isatty() or files < 2  # else a bar and a summary
-        self.done: list[EventRated] = []
-        self.bar: Any = None  #: the bar of the files checked, while one shows
-        self.files_of: dict[str, Path] = {}  #: each event's file (`InOrder.files_of`)
+        self.done = 0  #: events committed
+        self.checking = True  #: files are checked and nothing is rated
+        self.bar: Any = None  #: the bar showing, if any
+        self.bar_of_games = False  #: the bar counts games rated, not files checked
 
-    def checked(self, item: Checked) -> None:
+    def show(self, report: Report) -> None:
+        from ..office.ingest import CheckingFiles, Committed, FileChecked, RatingInOrder
+
+        if isinstance(report, CheckingFiles):
+            self.checking = not report.rating
+            label = "checking and rating files" if report.rating else \
+                "reading and checking files"
+            self.start_bar(label, report.files, report.files, report.checked, games=False)
+        elif isinstance(report, FileChecked):
+            if not self.bar_of_games:
+                self.bar.update(1)
+            _warn(report.path, report.notes)
+            warn_lacking(str(report.path), report.lacking, known=self.office)
+        elif isinstance(report, RatingInOrder):
+            self.checking = False
+            self.start_bar(f"rating {report.events:,} events", report.games, report.events,
+                           0, games=True)
+        elif isinstance(report, Committed):
+            self.committed(report.events)
+        else:
+            self.close()
+            if not self.lines:
+                click.echo(f"rated {report.events:,} events ({report.games:,} games, "
+                           f"{report.ratings:,} ratings)")
+
+    def committed(self, events: tuple[EventRated, ...]) -> None:
+        self.done += len(events)  # first: Ctrl-C while the lines print counts them
+        for event in events:
+            if self.lines:
+                also = f", {event.rerated} later section(s) re-rated" if event.rerated \
+                    else ""
+                click.echo(f"{event.verb} {event.event_id} ({event.name}): "
+                           f"{event.sections} section(s){also}")
+            if self.bar_of_games:
+                self.bar.update(event.games)
+
+    def start_bar(self, label: str, length: int, items: int, done: int, games: bool) -> None:
+        """A bar of ``length`` steps (files or games) over ``items`` items; hidden off a
+        terminal and for one item."""
+        self.close()
+        self.bar = click.progressbar(length=length, label=label, file=sys.stderr,
+                                     hidden=not self.terminal or items < 2)
+        self.bar.__enter__()
+        self.bar.update(done)
+        self.bar_of_games = games
+
+    def close(self) -> None:
         if self.bar is not None:
-            self.bar.update(1)
-        _warn(item.path, item.notes)
-        warn_lacking(str(item.path), item.lacking, known=self.office)
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
-    def failure(self, error: Exception) -> click.ClickException:
-        """The error of rating an event, naming its file."""
-        from ..office.office import failed_event
-
-        event_id = failed_event(error)
-        path = self.files_of.get(event_id) if event_id is not None else None
-        return click.ClickException(str(error) if path is None else named(path, error))
-
-    def files_bar(self, label: str) -> Any:
-        return click.progressbar(length=self.files, label=label, file=sys.stderr,
-                                 hidden=not self.terminal or self.files < 2)
-
-    def in_order(self, taken: InOrder, settled: Callable[[], bool]) -> bool:
-        """Rate the events while the first pass goes on, as long as they come in date
-        order, committing nothing before the first pass has ``settled``; False (nothing
-        stored) if one does not come in order."""
-        with self.files_bar("checking and rating files") as self.bar:
-            try:
-                self.rate_many(taken.events(), self.rated, hold_commits=lambda: not settled())
-            except OutOfOrder:  # rolled back: `rest` goes on with what ``taken`` checked
-                return False
-            except BadFile as error:
-                raise click.ClickException(str(error)) from None
-            except FAILURES as error:
-                raise self.failure(error) from None
-            except KeyboardInterrupt:
-                self.stopped()
-        self.bar = None
-        self.summary(sum(item.games for item in taken.checked))
-        return True
-
-    def rest(self, taken: InOrder) -> list[Checked]:
-        """Every file checked, with those `in_order` took already."""
-        with self.files_bar("reading and checking files") as self.bar:
-            try:
-                self.bar.update(len(taken.checked))
-                return taken.rest()
-            except BadFile as error:
-                raise click.ClickException(str(error)) from None
-            except KeyboardInterrupt:
-                click.echo("stopped while reading the files: nothing was stored", err=True)
-                self.ctx.exit(130)
-            finally:
-                self.bar = None
-        raise AssertionError("unreachable")
-
-    def in_date_order(self, reader: Reader, checked: list[Checked]) -> None:
-        """The second pass: each file read again just ahead of its turn and rated, each
-        reported once its transaction has committed."""
-        games = sum(item.games for item in checked)
-        with click.progressbar(length=games, label=f"rating {len(checked):,} events",
-                               file=sys.stderr, hidden=not self.terminal or len(checked) < 2
-                               ) as bar:
-            sizes = iter(item.games for item in checked)
-
-            def rated(report: EventRated) -> None:
-                self.rated(report)
-                bar.update(next(sizes))
-
-            try:
-                self.rate_many(reader.events(checked), rated)
-            except FAILURES as error:
-                raise self.failure(error) from None
-            except KeyboardInterrupt:
-                self.stopped()
-        self.summary(games)
-
-    def rate_many(self, events: Iterator[Submission], on_event: Callable[[EventRated], None],
-                  hold_commits: Callable[[], bool] | None = None) -> None:
-        """`Office.rate_many` of checked events in rating order, with the command's
-        options."""
-        self.office.rate_many(events, self.pre_ratings, replace_rated=self.replace,
-                              checked=True, presorted=True, on_event=on_event,
-                              commit_every=self.commit_every, hold_commits=hold_commits)
-
-    def rated(self, report: EventRated) -> None:
-        self.done.append(report)
-        if self.lines:
-            also = f", {report.rerated} later section(s) re-rated" if report.rerated else ""
-            click.echo(f"{report.verb} {report.event_id} ({report.name}): "
-                       f"{report.sections} section(s){also}")
-
-    def stopped(self) -> None:
-        # ``done`` holds the events reported, which are the events committed
-        rest = "; the rest were rolled back or not begun" if len(self.done) < self.files \
-            else ""
-        click.echo(f"stopped: {len(self.done)} of {self.files} events rated and committed"
-                   f"{rest}; the database holds whole events only", err=True)
-        self.ctx.exit(130)
-
-    def summary(self, games: int) -> None:
-        if not self.lines:
-            click.echo(f"rated {len(self.done):,} events ({games:,} games, "
-                       f"{sum(r.ratings for r in self.done):,} ratings)")
+    def stopped(self) -> str:
+        """What Ctrl-C left."""
+        if self.checking:
+            return "stopped while reading the files: nothing was stored"
+        rest = "; the rest were rolled back or not begun" if self.done < self.files else ""
+        return (f"stopped: {self.done} of {self.files} events rated and committed{rest}; "
+                "the database holds whole events only")
 
 
 @db.command()
@@ -374,7 +346,9 @@ def correct(ctx: click.Context, event_id: str, file: Path, force_id: bool, assig
 
     Refused if FILE is of another event (its event id differs from EVENT_ID) unless
     --force-id, and for every reason `uscf db rate` refuses a file."""
-    event = _read_one(file, FileOptions(from_format, event_date, systems, assign_ids))
+    from ..office.checked_file import named
+
+    event = _read_one(file, _read_options(from_format, event_date, systems, assign_ids))
     try:
         corrected = _office(ctx).correct(event_id, event, force_id=force_id)
     except FAILURES as error:

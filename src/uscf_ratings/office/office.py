@@ -1,19 +1,21 @@
 """The ratings office: rate events in order, re-rate, correct, and keep the history.
 
 Each public method is one transaction (see `db.writing`): after a crash or a kill
-the database holds either all of what the method did or none of it. The exception is
-`Office.rate_many`, which commits whole events in groups. Rating an event dated
-before events already rated re-rates everything after it, in the same transaction.
+the database holds either all of what the method did or none of it. The exceptions are
+the runs of many events, `Office.rate_many` and `Office.rate_each`, which commit whole
+events in groups through an `EventTransaction` (as `office.ingest` does for many files).
+Rating an event dated before events already rated re-rates everything after it, in the
+same transaction.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import nullcontext
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import Any, Self
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
@@ -22,17 +24,18 @@ from ..core.results import SectionResult
 from ..core.validate import check_section
 from ..formats.member_records import MemberRecord
 from . import schema as t
-from .collector import fewer_collections
 from .admission import (
     check_birth_date,
     check_event,
     check_hand_floor,
     check_members,
 )
+from .collector import fewer_collections
 from .db import Driver, check_schema, make_engine, upgrade, writing
-from .defaults import COMMIT_EVERY, PRE_FROM_DATABASE, PRE_FROM_FILE, PRE_FROM_FILE_ONLY
+from .defaults import COMMIT_EVERY, PRE_FROM_DATABASE, PreRatings
 from .errors import AdmissionError, OfficeError
 from .explain import explain_event
+from .options import RateOptions
 from .run import (
     RatingRun,
     first_key,
@@ -52,22 +55,29 @@ from .store import (
 )
 from .submission import Submission, submission
 
-__all__ = ["COMMIT_EVERY", "PRE_FROM_DATABASE", "PRE_FROM_FILE", "PRE_FROM_FILE_ONLY",
-           "AdmissionError", "Corrected", "Office", "OfficeError", "count_rows",
+__all__ = ["COMMIT_EVERY", "AdmissionError", "Corrected", "EventRated", "EventTransaction",
+           "Office", "OfficeError", "PreRatings", "RateOptions", "count_rows",
            "fill_from_database", "section_key"]
 
 
 @dataclass(frozen=True)
 class EventRated:
-    """What `Office.rate_many` reports of each event once the transaction holding
-    it commits (not the event itself: a report is kept for every event of a run)."""
+    """What a run of many events (`Office.rate_each`, `office.ingest`) reports of each
+    event once the transaction holding it commits (not the event itself: a report is
+    kept for every event of a run)."""
 
     event_id: str
     name: str
-    verb: str  #: "rated" or "corrected"
+    corrected: bool  #: it replaced the event rated before (``replace_rated``)
     sections: int  #: the event's own sections rated
     rerated: int  #: later sections of other events rated again
     ratings: int  #: player-systems rated in all of them
+    games: int  #: the event's rated games
+
+    @property
+    def verb(self) -> str:
+        """"rated" or "corrected", as the command says it."""
+        return "corrected" if self.corrected else "rated"
 
 
 @dataclass(frozen=True)
@@ -114,7 +124,8 @@ class Office:
 
     # --- events ----------------------------------------------------------------
 
-    def rate(self, event: Event, pre_ratings: str = PRE_FROM_DATABASE) -> list[SectionResult]:
+    def rate(self, event: Event, pre_ratings: PreRatings = PreRatings.DATABASE
+             ) -> list[SectionResult]:
         """Store and rate an event; re-rate every later section. Refused if the event id
         is already rated (use `correct`). Returns the event's sections with their
         explanations."""
@@ -134,52 +145,51 @@ class Office:
             audit(c, "rate", {"event": event.id, "sections": len(event.sections)})
             return explain_event(c, event.id)
 
-    def rate_many(self, events: Iterable[Event | Submission],
-                  pre_ratings: str = PRE_FROM_DATABASE,
-                  replace_rated: bool = False, checked: bool = False, presorted: bool = False,
-                  on_event: Callable[[EventRated], None] | None = None,
-                  commit_every: int = COMMIT_EVERY,
-                  hold_commits: Callable[[], bool] | None = None) -> list[EventRated]:
-        """Store and rate many events in the order of their sections, whole events to a
-        transaction: a transaction commits once the games of its events reach
-        ``commit_every`` (0: each event in its own transaction), and at the end. Each
-        event is a model or a `Submission` (``uscf db rate`` hands over the events its
-        readers laid out: office/submission.py).
+    def rate_many(self, events: Iterable[Event], options: RateOptions = RateOptions()
+                  ) -> list[EventRated]:
+        """Store and rate many events, in any order: they are rated in rating order
+        (sorted first, so all held at once; `rate_each` takes them one at a time). Each
+        event's report, in that order. As `rate_each` otherwise."""
+        return list(self.rate_each(sorted(events, key=first_key), options))
+
+    def rate_each(self, events: Iterable[Event], options: RateOptions = RateOptions()
+                  ) -> Iterator[EventRated]:
+        """Store and rate ``events`` in the order given, each as the iterable yields it,
+        whole events to a transaction; yield each event's report once the transaction
+        holding it has committed. A transaction commits once the games of its events
+        reach ``options.commit_every`` (0: each event in its own transaction), and at the
+        end. Give the events in rating order (`Office.rate_many` sorts them): an event
+        dated before one already rated re-rates every later section again.
 
         An interruption (Ctrl-C, a crash, a kill) rolls back the events since the last
         commit and leaves whole events only. An event that fails (already rated, without
-        ``replace_rated``; an error reading the next event from ``events``; an error while
-        rating it) is undone alone: the events before it are committed and reported, then
-        its error is raised.
+        ``options.replace_rated``; an error reading the next event from ``events``; an
+        error while rating it) is undone alone: the events before it are committed and
+        reported, then its error is raised.
 
-        Faster than `rate` in a loop: what one event read (members, states) is kept
-        for the next when nothing else wrote in between, and no explanations are built.
-        ``replace_rated`` treats an event already rated as a correction. ``checked=True``
-        says the sections have passed `core.validate.check_section` (``uscf db
-        rate`` checks them in parallel). ``presorted=True`` says ``events`` come in rating
-        order already: they are then taken one at a time, as the iterable yields them, and
-        never held together. ``on_event`` is called for each event, in order, once the
-        transaction holding it has committed.
+        Faster than `rate` in a loop: what one event read (members, states) is kept for
+        the next when nothing else wrote in between, and no explanations are built. Nothing
+        is rated until the iteration begins; while it waits at a report, the transaction
+        stays open: close the iterator (or take every report) to end it."""
+        with fewer_collections(), EventTransaction(self, options) as transaction:
+            try:
+                for event in events:
+                    transaction.rate(event)
+                    if transaction.games >= options.commit_every:
+                        yield from transaction.commit()
+            except Exception:
+                yield from transaction.commit()  # the events before it stay rated
+                raise
+            yield from transaction.commit()
 
-        While ``hold_commits()`` is true nothing commits: the events rated go on in one
-        transaction, and an error (rating an event begun while they were held, or raised
-        by ``events``) rolls all of it back before it is raised. ``uscf db rate`` holds
-        its commits while files are still being checked, so that a file that fails its
-        check stores nothing."""
-        ordered = events if presorted else sorted(events, key=_first_key)
-        queue = _EventQueue(ordered)
-        batch = _Batch(pre_ratings, replace_rated, checked, hold_commits or _never)
-        done: list[EventRated] = []
-        with fewer_collections():
-            while (event := queue.next()) is not None:
-                with writing(self.engine) as c:
-                    group = _rate_group(c, event, queue, batch, commit_every)
-                for report in group:  # reported only once their transaction has committed
-                    done.append(report)
-                    if on_event is not None:
-                        on_event(report)
-        queue.raise_error()
-        return done
+    def known_members(self, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` are members of the database (under their own id)."""
+        wanted = list(ids)
+        if not wanted:
+            return set()
+        with self.engine.connect() as c:
+            return set(c.execute(select(t.members.c.id).where(t.members.c.id.in_(wanted)))
+                       .scalars())
 
     def correct(self, event_id: str, event: Event, force_id: bool = False) -> Corrected:
         """Replace a rated event by a corrected one and re-rate what follows. Refused if
@@ -310,126 +320,115 @@ class Office:
 
 
 
-#: the start of the note `Office.rate_many` adds to the error of the event that failed
-FAILED_EVENT = "while rating event "
+class EventTransaction:
+    """Events stored and rated one after the other in a transaction of the office, which
+    its owner commits (`commit`) or rolls back (`rollback`); the next event then begins a
+    new one. Used as a context manager, it rolls back what is not committed at the end
+    (an interruption, an error). The runs of many events (`Office.rate_each`,
+    `office.ingest`) decide when to commit; between transactions a run carries what it
+    read (members, states) on to the next as long as nothing else wrote in between
+    (`RatingRun.resume`)."""
 
+    def __init__(self, office: Office, options: RateOptions = RateOptions()):
+        self._engine = office.engine
+        self._options = options
+        self._open: ExitStack | None = None  #: the open transaction
+        self._c: Connection | None = None  #: its connection
+        self._driver: Driver | None = None
+        self._run: RatingRun | None = None  #: the rating run carried from one to the next
+        self._rated: list[EventRated] = []  #: the events of the open transaction
+        self.games = 0  #: rated games of the events of the open transaction
 
-def failed_event(error: BaseException) -> str | None:
-    """The id of the event whose error `Office.rate_many` raised, if it was an event's."""
-    notes = getattr(error, "__notes__", [])
-    return next((n[len(FAILED_EVENT):] for n in notes if n.startswith(FAILED_EVENT)), None)
+    def __enter__(self) -> Self:
+        return self
 
+    def __exit__(self, *exc: object) -> None:
+        self.rollback()
 
-class _EventQueue:
-    """The events `Office.rate_many` has still to rate, taken one at a time. An
-    error, from the iterable or from rating an event, stops the queue and is kept to be
-    raised once the events before it have committed."""
-
-    def __init__(self, events: Iterable[Event | Submission]):
-        self._events = iter(events)
-        self._error: Exception | None = None
-
-    def next(self, held: bool = False) -> Event | Submission | None:
-        """The next event; None at the end or after an error. While commits are
-        ``held`` an error from the iterable is raised at once, to roll back the open
-        transaction."""
-        if self._error is not None:
-            return None
-        try:
-            return next(self._events, None)
-        # whatever it is (a file that failed, ...), the events before it stay rated
-        except Exception as error:
-            if held:
-                raise
-            self._error = error
-            return None
-
-    def stop(self, error: Exception) -> None:
-        self._error = error
-
-    def raise_error(self) -> None:
-        if self._error is not None:
-            raise self._error
-
-
-@dataclass
-class _Batch:
-    """How `Office.rate_many` rates each event, and the run it carries on."""
-
-    pre_ratings: str
-    replace_rated: bool
-    checked: bool
-    hold_commits: Callable[[], bool]  #: true while nothing may commit
-    run: RatingRun | None = None
-
-
-def _never() -> bool:
-    return False
-
-
-def _rate_group(c: Connection, first: Event | Submission, queue: _EventQueue, batch: _Batch,
-                commit_every: int) -> list[EventRated]:
-    """Rate ``first`` and the events after it in the transaction ``c`` until their games
-    reach ``commit_every`` (and commits are not held) or the queue stops; their
-    reports, in order."""
-    reports: list[EventRated] = []
-    games = 0
-    event: Event | Submission | None = first
-    driver = Driver(c)
-    # An event that fails is undone alone, by its savepoint. One that starts while commits
-    # are held rolls back the whole transaction and needs none: a savepoint copies each
-    # page the event changes, a fifth of the loop's time (docs/performance.md). The
-    # group's first event takes one, whatever holds.
-    held = False
-    while event is not None:
-        try:
-            with nullcontext() if held else driver.savepoint("rate_event"):
-                reports.append(_rate_event(c, event, batch))
-        except Exception as error:  # raised below, or once the events before it commit
-            error.add_note(f"{FAILED_EVENT}{event.id}")  # for the caller to name its file
-            if held or batch.hold_commits():
-                raise  # rolls back the whole transaction: nothing may be stored yet
-            queue.stop(error)  # raised once the events before it commit
-            break
-        games += event.rated_games
-        held = batch.hold_commits()
-        event = queue.next(held) if games < commit_every or held else None
-    return reports
-
-
-def _rate_event(c: Connection, given: Event | Submission, batch: _Batch) -> EventRated:
-    """Store and rate one event of `Office.rate_many` in the transaction ``c``."""
-    if not batch.checked:
-        model = given.model if isinstance(given, Submission) else given
-        for section in model.sections:
+    def rate(self, event: Event, undo_alone: bool = True) -> None:
+        """Check ``event`` as `Office.rate` does, then store and rate it in the open
+        transaction (begun if none is). See `rate_checked` for ``undo_alone`` and
+        errors."""
+        for section in event.sections:
             check_section(section)
-        _admit(model)
-    event = given if isinstance(given, Submission) else submission(given)
-    if batch.run is None:  # the schema cannot change under the run: check it once
-        check_schema(c)
-    verb, corrections = "rated", 0
-    first = event.first_key
-    old = _corrections(c, event.id)
-    if old is not None:
-        if not batch.replace_rated:
-            raise OfficeError(f"event {event.id} is already rated; to replace it, "
-                              f"use `uscf db correct {event.id} FILE`")
-        old_first = _first_key_of_event(c, event.id)
-        _remove_event(c, event.id)
-        first = min(k for k in (old_first, first) if k is not None)
-        verb, corrections = "corrected", old + 1
-    _store_event(c, event, batch.pre_ratings, corrections)
-    run = batch.run = RatingRun.resume(batch.run, c, first)
-    run.add_event(event, batch.pre_ratings)
-    rated = run.rate_from(first)
-    run.seal(audit(c, "rate" if verb == "rated" else "correct",
-                   {"event": event.id, "sections": len(event.sections)}))
-    own = sum(1 for r in rated if r.key[2] == event.id)
-    return EventRated(event.id, event.name, verb, own, len(rated) - own,
-                      sum(r.ratings for r in rated))
+        _admit(event)
+        self.rate_checked(submission(event), undo_alone)
 
+    def rate_checked(self, event: Submission, undo_alone: bool = True) -> None:
+        """Store and rate ``event``, made of an event that passed the checks of `rate`
+        (``uscf db rate`` checks its files beside the rating loop: office/file_checks.py),
+        in the open transaction (begun if none is).
 
+        An error is raised as it comes. With ``undo_alone`` the event's own savepoint has
+        undone it, and the events before it may still be committed. Without, the event
+        takes no savepoint, and the transaction is to be rolled back after an error:
+        under SQLite a savepoint copies each page the event changes, a fifth of the
+        rating loop's time (docs/performance.md), which a run that would roll everything
+        back anyway need not spend."""
+        if self._open is None:
+            self._begin()
+        assert self._c is not None and self._driver is not None
+        try:
+            with self._driver.savepoint("rate_event") if undo_alone else nullcontext():
+                report = self._store_and_rate(self._c, event)
+        except BaseException:
+            self._run = None  # its members' states may be those undone
+            raise
+        self._rated.append(report)
+        self.games += report.games
 
+    def commit(self) -> list[EventRated]:
+        """Commit the open transaction, if there is one; the reports of its events, in
+        the order they were rated."""
+        if self._open is None:
+            return []
+        done, self._open = self._open, None
+        reports, self._rated, self.games, self._c, self._driver = self._rated, [], 0, None, None
+        done.close()  # leaves `writing`, which commits
+        return reports
+
+    def rollback(self) -> None:
+        """Undo every event of the open transaction, if there is one."""
+        if self._open is None:
+            return
+        done, connection, self._open = self._open, self._c, None
+        self._rated, self.games, self._c, self._driver, self._run = [], 0, None, None, None
+        try:
+            if connection is not None:
+                connection.rollback()  # `writing` then ends without committing
+        finally:
+            done.close()
+
+    def _begin(self) -> None:
+        opened = ExitStack()
+        self._c = opened.enter_context(writing(self._engine))
+        self._driver = Driver(self._c)
+        self._open = opened
+
+    def _store_and_rate(self, c: Connection, event: Submission) -> EventRated:
+        if self._run is None:  # the schema cannot change under the run: check it once
+            check_schema(c)
+        options = self._options
+        corrections = 0
+        first = event.first_key
+        old = _corrections(c, event.id)
+        if old is not None:
+            if not options.replace_rated:
+                raise OfficeError(f"event {event.id} is already rated; to replace it, "
+                                  f"use `uscf db correct {event.id} FILE`")
+            old_first = _first_key_of_event(c, event.id)
+            _remove_event(c, event.id)
+            first = min(k for k in (old_first, first) if k is not None)
+            corrections = old + 1
+        _store_event(c, event, options.pre_ratings, corrections)
+        run = self._run = RatingRun.resume(self._run, c, first)
+        run.add_event(event, options.pre_ratings)
+        rated = run.rate_from(first)
+        run.seal(audit(c, "correct" if corrections else "rate",
+                       {"event": event.id, "sections": len(event.sections)}))
+        own = sum(1 for r in rated if r.key[2] == event.id)
+        return EventRated(event.id, event.name, corrections > 0, own, len(rated) - own,
+                          sum(r.ratings for r in rated), event.rated_games)
 
 
 def _admit(event: Event) -> None:
@@ -457,16 +456,18 @@ def _corrections(c: Connection, event_id: str) -> int | None:
     return None if found is None else int(found[0])
 
 
-def _event_source_meta(c: Connection, event_id: str) -> tuple[str, int] | None:
+def _event_source_meta(c: Connection, event_id: str) -> tuple[PreRatings, int] | None:
     """A stored event's pre_ratings mode and its number of corrections."""
     row = c.execute(select(t.events.c.source, t.events.c.corrections)
                     .where(t.events.c.id == event_id)).first()
     if row is None:
         return None
-    return json.loads(row.source).get("pre_ratings", PRE_FROM_DATABASE), row.corrections
+    mode = PreRatings(json.loads(row.source).get("pre_ratings", PreRatings.DATABASE))
+    return mode, row.corrections
 
 
-def _store_event(c: Connection, event: Submission, pre_ratings: str, corrections: int) -> None:
+def _store_event(c: Connection, event: Submission, pre_ratings: PreRatings,
+                 corrections: int) -> None:
     # the event JSON goes in as it is: written out again, it would cost as much as reading
     source = f'{{"input": {event.source_text()}, "pre_ratings": {json.dumps(pre_ratings)}}}'
     insert_rows(c, t.events, [{
@@ -477,10 +478,6 @@ def _store_event(c: Connection, event: Submission, pre_ratings: str, corrections
         {"event_id": event.id, "number": s.number, "name": s.name, "start_date": s.start_date,
          "end_date": s.end_date, "systems": ",".join(x.value for x in s.systems),
          "rule_set": s.rule_set} for s in event.sections])
-
-
-def _first_key(event: Event | Submission) -> SectionKey:
-    return event.first_key if isinstance(event, Submission) else first_key(event)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:

@@ -1,0 +1,272 @@
+"""Many event files stored and rated at once (``uscf db rate FILES...``), from Python.
+
+`ingest` checks every file before it stores anything: nothing is stored if one fails,
+and every file that fails is named. It checks them in a pool of processes
+(office/file_checks.py), which lay each event out and write it to the spool
+(office/spool.py); then it rates the events in rating order, whole events to a
+transaction, committing once the events since the last commit hold
+``commit_every`` games.
+
+Files given in rating order (a year's files named by date, say) need not wait for
+every check to end: their events are rated as they are checked, in one transaction that
+commits nothing until every file has been checked and passed. A file that fails rolls
+it all back, so nothing is stored; a file whose event comes before one already rated
+rolls it back too, and the events are then rated in rating order once every file is
+checked, as ``check_first`` always does.
+
+`ingest` yields what a user is to be told, as it happens (`Report`): the checking
+begins (`CheckingFiles`), a file passed (`FileChecked`, with its warnings), the rating in
+rating order begins (`RatingInOrder`), a transaction committed (`Committed`, with its
+events), and the count at the end (`Ingested`). Files refused raise `FilesRefused`, an
+event that fails while rated `EventFailed`, both naming the files; an interruption
+(Ctrl-C) rolls back the events since the last commit. Iterate to the end, or close
+the iterator (`contextlib.closing`): it holds the open transaction, the processes and
+the spool until then.
+
+docs/office.md shows it at work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.rules import NoRuleSet
+from ..core.timecontrol import TimeControlError
+from ..core.validate import SectionError
+from ..formats.errors import ParseError
+from .checked_file import CheckedFile, Lacking, named
+from .collector import fewer_collections
+from .errors import DatabaseError, OfficeError
+from .file_checks import FileChecks
+from .office import EventRated, EventTransaction, Office
+from .options import IngestOptions, RateOptions
+from .spool import Spool, read_event
+
+__all__ = ["CheckingFiles", "Committed", "EventFailed", "FileChecked", "FilesRefused",
+           "IngestError", "IngestOptions", "Ingested", "RatingInOrder", "Report", "ingest"]
+
+#: the errors of an event that fails while rated, which `EventFailed` names by file
+RATING_FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError,
+                   DatabaseError)
+
+
+# --- What ingest reports --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckingFiles:
+    """The files are being checked. With ``rating``, the events of files that come in
+    rating order are rated meanwhile, and nothing commits until every file has passed.
+    ``checked`` files were checked before (a run that rated while checking, and found a
+    file out of order, goes on checking the rest)."""
+
+    files: int
+    checked: int
+    rating: bool
+
+
+@dataclass(frozen=True)
+class FileChecked:
+    """A file passed its checks."""
+
+    path: Path
+    notes: tuple[str, ...]  #: its warnings and the ids given (``assign_ids``)
+    lacking: Lacking  #: players whose N the file does not give (assumed established)
+    games: int  #: its rated games
+
+
+@dataclass(frozen=True)
+class RatingInOrder:
+    """Every file passed: its ``events`` (``games`` games) are rated in rating order."""
+
+    events: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Committed:
+    """A transaction committed: its ``events``, rated in that order, are stored."""
+
+    events: tuple[EventRated, ...]
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """The end: ``events`` events of ``games`` games stored and rated, with ``ratings``
+    player-systems rated (later sections of other events rated again included)."""
+
+    events: int
+    games: int
+    ratings: int
+
+
+Report = CheckingFiles | FileChecked | RatingInOrder | Committed | Ingested
+
+
+class IngestError(OfficeError):
+    """What stopped `ingest`, naming the files."""
+
+
+class FilesRefused(IngestError):
+    """Files that failed their checks, or hold an event another file holds too: the
+    message names each and says why. Nothing was stored."""
+
+    def __init__(self, problems: Sequence[str]):
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems)
+                         + f"\n{len(self.problems)} file(s) refused: nothing was stored")
+
+
+class EventFailed(IngestError):
+    """The event of ``path`` failed while it was rated (already rated, say); the events
+    reported as committed before it are stored. Its cause is the office's error."""
+
+    def __init__(self, path: Path, error: Exception):
+        self.path = path
+        super().__init__(named(path, error))
+
+
+# --- The run --------------------------------------------------------------------------
+
+
+def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = IngestOptions()
+           ) -> Generator[Report, None, None]:
+    """Check the event files ``paths`` and store and rate their events in rating order,
+    as the module's docstring says; yield what happens, as it happens."""
+    paths = list(paths)
+    # the checking processes are forked inside: they collect less often too
+    with fewer_collections(), Spool() as spool, \
+            FileChecks(paths, spool, options.reading, while_rating=not options.check_first
+                       ) as checks:
+        files = _Files()
+        if checks.in_pool and not options.check_first:
+            yield CheckingFiles(len(paths), 0, rating=True)
+            rated_all = yield from _rate_while_checking(office, checks, files, options.rating)
+            if rated_all:
+                yield files.ingested()
+                return
+        yield CheckingFiles(len(paths), len(files.checked), rating=False)
+        for result in checks.results:  # the rest, if files were rated while checking
+            checked = files.take(result)
+            if isinstance(checked, str):
+                raise files.refused(checked, checks.results)
+            yield checked_report(checked)
+        checks.stop_pool()  # the rating loop has the cores
+        in_order = sorted(files.checked, key=lambda item: item.key)
+        yield RatingInOrder(len(in_order), sum(item.games for item in in_order))
+        yield from _rate_in_order(office, in_order, files, options.rating)
+        yield files.ingested()
+
+
+def checked_report(checked: CheckedFile) -> FileChecked:
+    return FileChecked(checked.path, checked.notes, checked.lacking, checked.games)
+
+
+def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
+                         options: RateOptions) -> Generator[Report, None, bool]:
+    """Rate each file's event as soon as it is checked, while they come in rating order;
+    True once all are rated and committed. Nothing commits until every file has been
+    checked and passed (`FileChecks.all_passed`). A file that fails rolls everything
+    back, and is refused with the rest; a file whose event comes before one already rated
+    rolls everything back too, and returns False: rate in rating order instead."""
+    with EventTransaction(office, options) as transaction:
+        for result in checks.results:
+            checked = files.take(result)
+            if isinstance(checked, str):
+                transaction.rollback()
+                raise files.refused(checked, checks.results)
+            yield checked_report(checked)
+            if files.out_of_order():
+                transaction.rollback()
+                return False
+            # While commits are held, an event that fails rolls back the whole
+            # transaction, so it needs no savepoint of its own (`rate_checked`).
+            held = not checks.all_passed()
+            try:
+                transaction.rate_checked(read_event(checked.spooled), undo_alone=not held)
+            except Exception as error:
+                if held:
+                    transaction.rollback()
+                else:  # it was undone alone: the events before it stay rated
+                    yield from files.commit(transaction)
+                raise _failed(checked.path, error) from error
+            if transaction.games >= options.commit_every and checks.all_passed():
+                yield from files.commit(transaction)
+        yield from files.commit(transaction)
+    return True
+
+
+def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
+                   options: RateOptions) -> Iterator[Report]:
+    """Rate the events of ``in_order`` (every file checked, in rating order), each read
+    from the spool just before it is rated. An event that fails is undone alone: the
+    events before it are committed, then its error is raised."""
+    events = Spool.drain([item.spooled for item in in_order])
+    with EventTransaction(office, options) as transaction:
+        for checked in in_order:
+            try:
+                transaction.rate_checked(next(events))
+            except Exception as error:
+                yield from files.commit(transaction)  # the events before it stay rated
+                raise _failed(checked.path, error) from error
+            if transaction.games >= options.commit_every:
+                yield from files.commit(transaction)
+        yield from files.commit(transaction)
+
+
+def _failed(path: Path, error: Exception) -> Exception:
+    """The error of an event that failed while rated, naming its file if it is the
+    office's (a bug stays as it is)."""
+    return EventFailed(path, error) if isinstance(error, RATING_FAILURES) else error
+
+
+class _Files:
+    """The files checked so far, in the order they were given, and what was committed."""
+
+    def __init__(self) -> None:
+        self.checked: list[CheckedFile] = []
+        self.file_of: dict[str, Path] = {}  #: the file of each event id
+        self.committed = 0  #: events committed
+        self.ratings = 0  #: player-systems rated by them
+
+    def take(self, result: CheckedFile | str) -> CheckedFile | str:
+        """A file's result: the file checked, or why it is refused (its check's
+        message, or another file of the batch holds its event)."""
+        if isinstance(result, str):
+            return result
+        other = self.file_of.get(result.event_id)
+        if other is not None:
+            return (f"{result.path}: event {result.event_id} is also in {other}: a batch "
+                    f"holds each event once (rate the other file on its own, with --replace "
+                    f"to correct it)")
+        self.file_of[result.event_id] = result.path
+        self.checked.append(result)
+        return result
+
+    def out_of_order(self) -> bool:
+        """Whether the last file checked comes before the one before it in rating
+        order."""
+        return len(self.checked) > 1 and self.checked[-1].key < self.checked[-2].key
+
+    def refused(self, first: str, rest: Iterator[CheckedFile | str]) -> FilesRefused:
+        """``first`` refused, with every other file refused among ``rest``: each is
+        checked first, so that the user sees all of them at once."""
+        problems = [first]
+        for result in rest:
+            taken = self.take(result)
+            if isinstance(taken, str):
+                problems.append(taken)
+        return FilesRefused(problems)
+
+    def commit(self, transaction: EventTransaction) -> Iterator[Committed]:
+        """Commit ``transaction``; its report, if it held events."""
+        events = tuple(transaction.commit())
+        if events:
+            self.committed += len(events)
+            self.ratings += sum(event.ratings for event in events)
+            yield Committed(events)
+
+    def ingested(self) -> Ingested:
+        return Ingested(self.committed, sum(item.games for item in self.checked), self.ratings)

@@ -1,0 +1,218 @@
+"""office.ingest: many event files checked, then stored and rated, from Python; what it
+reports, what it refuses, and when it commits while files are still being checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from tests.conftest import write_events
+
+from uscf_ratings.core.model import Event
+from uscf_ratings.formats.event_json import read_event
+from uscf_ratings.office import schema
+from uscf_ratings.office.checked_file import CheckedFile, check_files
+from uscf_ratings.office.defaults import PreRatings
+from uscf_ratings.office.file_checks import CHUNK, POOL_FROM, FileChecks
+from uscf_ratings.office.ingest import (
+    CheckingFiles,
+    Committed,
+    EventFailed,
+    FileChecked,
+    FilesRefused,
+    Ingested,
+    RatingInOrder,
+    _Files,
+    _rate_while_checking,
+    ingest,
+)
+from uscf_ratings.office.office import Office
+from uscf_ratings.office.options import IngestOptions, RateOptions, ReadOptions
+from uscf_ratings.office.spool import Spool
+
+
+def year_files(folder: Path, count: int) -> list[Path]:
+    return write_events(folder, count, seed=6)
+
+
+def games(event: Event) -> int:
+    """Games with a result on the board, counted once for both players."""
+    return sum(1 for s in event.sections for p in s.players for r in p.results
+               if r.played) // 2
+
+
+def count(office: Office, table: str) -> int:
+    with office.engine.connect() as c:
+        return int(c.execute(select(func.count()).select_from(schema.metadata.tables[table]))
+                   .scalar_one())
+
+
+def spoiled(path: Path) -> None:
+    """A result code no file may hold."""
+    doc = json.loads(path.read_text())
+    doc["sections"][0]["players"][0]["results"][0] = "Q9"
+    path.write_text(json.dumps(doc))
+
+
+def test_a_few_files_are_checked_then_rated_in_date_order(office: Office,
+                                                          tmp_path: Path) -> None:
+    paths = year_files(tmp_path, 5)
+    given = list(reversed(paths))
+    reports = list(ingest(office, given))
+    total = sum(games(read_event(p)) for p in paths)
+    assert reports[0] == CheckingFiles(5, 0, rating=False)  # five files: no pool
+    assert [r.path for r in reports if isinstance(r, FileChecked)] == given
+    assert [r.games for r in reports if isinstance(r, FileChecked)] == \
+        [games(read_event(p)) for p in given]
+    assert reports[6] == RatingInOrder(5, total)
+    committed = [r for r in reports if isinstance(r, Committed)]
+    assert len(committed) == 1  # 50,000 games a commit by default
+    assert [e.event_id for e in committed[0].events] == [p.stem for p in paths]
+    assert reports[-1] == Ingested(5, total, count(office, "ratings"))
+    assert count(office, "events") == 5
+
+
+@pytest.mark.parametrize("check_first", [True, False])
+def test_every_file_refused_is_named_and_nothing_is_stored(office: Office, tmp_path: Path,
+                                                           check_first: bool) -> None:
+    paths = year_files(tmp_path, POOL_FROM + 8)
+    for bad in (paths[3], paths[11], paths[-1]):
+        spoiled(bad)
+    twin = tmp_path / "twin.json"
+    twin.write_text(paths[5].read_text())
+    files = [*paths[:9], twin, *paths[9:]]
+    with pytest.raises(FilesRefused) as refused:
+        list(ingest(office, files, IngestOptions(check_first=check_first)))
+    problems = refused.value.problems
+    assert [p.split(":")[0] for p in problems] == \
+        [str(paths[3]), str(twin), str(paths[11]), str(paths[-1])]
+    assert f"event {paths[5].stem} is also in {paths[5]}" in problems[1]
+    assert str(refused.value).endswith("4 file(s) refused: nothing was stored")
+    assert count(office, "events") == count(office, "ratings") == 0
+
+
+def test_an_event_that_fails_is_named_by_its_file_and_the_events_before_it_stay(
+        office: Office, tmp_path: Path) -> None:
+    paths = year_files(tmp_path, 6)
+    list(ingest(office, paths[3:4]))
+    committed: list[str] = []
+    with pytest.raises(EventFailed) as failed:
+        for report in ingest(office, paths, IngestOptions(rating=RateOptions(commit_every=0))):
+            if isinstance(report, Committed):
+                committed.extend(e.event_id for e in report.events)
+    assert failed.value.path == paths[3]
+    assert str(failed.value) == (f"{paths[3]}: event {paths[3].stem} is already rated; to "
+                                 f"replace it, use `uscf db correct {paths[3].stem} FILE`")
+    assert committed == [p.stem for p in paths[:3]]
+    assert count(office, "events") == 4
+
+
+def test_the_options_reach_what_is_stored(office: Office, tmp_path: Path) -> None:
+    [path] = year_files(tmp_path, 1)
+    options = IngestOptions(ReadOptions(), RateOptions(PreRatings.FILE))
+    list(ingest(office, [path], options))
+    with office.engine.connect() as c:
+        source = json.loads(c.execute(select(schema.events.c.source)).scalar_one())
+    assert source["pre_ratings"] == "file"  # the value `uscf db rate --pre-ratings` takes
+    with pytest.raises(ValueError, match="commit_every -1"):
+        RateOptions(commit_every=-1)
+
+
+def test_the_events_wait_in_a_spool_file_a_task_and_each_file_goes_once_read(
+        tmp_path: Path) -> None:
+    """The checks write the events of each task of CHUNK files to one file; rating in
+    date order removes a file once it has read every event in it."""
+    paths = year_files(tmp_path, CHUNK + 2)
+    with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=False) as checks:
+        assert not checks.in_pool  # fewer files than POOL_FROM
+        checked = [item for item in checks.results if isinstance(item, CheckedFile)]
+        first, second = spool.file(0), spool.file(1)
+        assert [item.spooled.path for item in checked] == [first] * CHUNK + [second] * 2
+        events = Spool.drain([item.spooled for item in checked])
+        taken = [next(events).id for _ in range(CHUNK + 1)]
+        assert not first.exists() and second.exists()
+        taken += [event.id for event in events]
+        assert not second.exists()
+    assert not spool.folder.exists()
+    assert taken == [p.stem for p in paths]  # files named by event id, in date order
+
+
+# --- Rating while the files are checked -------------------------------------------------
+
+
+class Checks:
+    """Stands for `FileChecks`: the results of ``paths`` checked, in the order given, and
+    every file checked and passed from the ``passed_at``-th result taken on."""
+
+    def __init__(self, paths: list[Path], spool: Path, passed_at: int):
+        self.taken = 0
+        self.passed_at = passed_at
+        self.results = self._results(check_files(paths, spool))
+
+    def _results(self, results: list[CheckedFile | str]) -> Iterator[CheckedFile | str]:
+        for result in results:
+            self.taken += 1
+            yield result
+
+    def all_passed(self) -> bool:
+        return self.taken >= self.passed_at
+
+
+def test_nothing_commits_until_every_file_has_passed(office: Office, tmp_path: Path) -> None:
+    """Whatever commit_every says: the first six events are held in one transaction, then
+    each event commits alone (commit_every=0)."""
+    paths = year_files(tmp_path, 12)
+    checks = Checks(paths, tmp_path / "spool.pickle", passed_at=6)
+    rating = _rate_while_checking(office, checks, _Files(), RateOptions(commit_every=0))
+    sizes, stored = [], []
+    with pytest.raises(StopIteration) as end:
+        while True:
+            report = next(rating)
+            if isinstance(report, Committed):
+                sizes.append(len(report.events))
+                stored.append(count(office, "events"))
+    assert end.value.value is True  # every event rated and committed
+    assert sizes == [6] + [1] * 6
+    assert stored == [6, 7, 8, 9, 10, 11, 12]
+
+
+@pytest.mark.parametrize("held_before_it", [True, False])
+def test_an_event_begun_while_commits_are_held_is_undone_with_the_rest(
+        office: Office, tmp_path: Path, held_before_it: bool) -> None:
+    """An event that begins while commits are held has no savepoint of its own: if it
+    fails, the whole transaction rolls back. An event that begins after every file has
+    passed is undone alone, and the events before it commit."""
+    paths = year_files(tmp_path, 8)
+    office.rate(read_event(paths[5]))  # the sixth event fails: it is already rated
+    checks = Checks(paths, tmp_path / "spool.pickle", passed_at=7 if held_before_it else 6)
+    with pytest.raises(EventFailed, match=f"event {paths[5].stem} is already rated"):
+        list(_rate_while_checking(office, checks, _Files(), RateOptions(commit_every=0)))
+    assert count(office, "events") == (1 if held_before_it else 1 + 5)
+
+
+def test_a_file_out_of_order_rolls_back_what_was_rated(office: Office, tmp_path: Path) -> None:
+    paths = year_files(tmp_path, 8)
+    given = [*paths[:3], paths[4], paths[3], *paths[5:]]
+    checks = Checks(given, tmp_path / "spool.pickle", passed_at=100)
+    files = _Files()
+    rating = _rate_while_checking(office, checks, files, RateOptions(commit_every=0))
+    with pytest.raises(StopIteration) as end:
+        while True:
+            next(rating)
+    assert end.value.value is False  # to be rated in date order
+    assert [item.path for item in files.checked] == given[:5]  # the rest not yet taken
+    assert count(office, "events") == 0
+
+
+def test_a_bad_file_while_rating_stores_nothing(office: Office, tmp_path: Path) -> None:
+    paths = year_files(tmp_path, 8)
+    spoiled(paths[4])
+    spoiled(paths[6])
+    checks = Checks(paths, tmp_path / "spool.pickle", passed_at=100)
+    with pytest.raises(FilesRefused) as refused:
+        list(_rate_while_checking(office, checks, _Files(), RateOptions(commit_every=0)))
+    assert [p.split(":")[0] for p in refused.value.problems] == [str(paths[4]), str(paths[6])]
+    assert count(office, "events") == 0
