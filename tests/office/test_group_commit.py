@@ -4,6 +4,7 @@ interruption or a failing event leaves behind."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,7 @@ def test_events_are_committed_in_groups_and_reported_after_their_commit(office: 
     assert 2 < len(ends) < len(events)
     # every event of a group is reported after the group's commit, none before
     assert seen_when_reported == [sorted(e.id for e in events[:end])
-                                  for start, end in zip([0, *ends], ends) for _ in range(start, end)]
+                                  for start, end in pairwise([0, *ends]) for _ in range(start, end)]
 
 
 @pytest.mark.parametrize("commit_every", [0, 1, 150, 10**9])
@@ -131,7 +132,7 @@ def test_an_interruption_leaves_whole_committed_events_and_the_next_run_goes_on(
     events = year()
     threshold = 3 * sum(map(games, events)) // len(events)
     ends = commits(events, threshold)
-    last_commit, group_end = next((a, b) for a, b in zip(ends, ends[1:]) if b - a >= 2)
+    last_commit, group_end = next((a, b) for a, b in pairwise(ends) if b - a >= 2)
     at = group_end - 1  # the index of the group's last event
     reported: list[str] = []
     with pytest.MonkeyPatch.context() as patch, pytest.raises(KeyboardInterrupt):

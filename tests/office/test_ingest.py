@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -107,6 +108,29 @@ def test_an_event_that_fails_is_named_by_its_file_and_the_events_before_it_stay(
     assert str(failed.value) == (f"{paths[3]}: event {paths[3].stem} is already rated; to "
                                  f"replace it, use `uscf db correct {paths[3].stem} FILE`")
     assert committed == [p.stem for p in paths[:3]]
+    assert count(office, "events") == 4
+
+
+def test_a_bug_while_rating_is_raised_as_it_is_after_the_events_before_it_commit(
+        office: Office, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from uscf_ratings.office import run
+
+    paths = year_files(tmp_path, 6)
+    sections = sum(len(read_event(p).sections) for p in paths[:4])
+    calls, rate = iter(range(10**6)), run.RatingRun._rate
+
+    def rate_section(rating_run: run.RatingRun, *args: Any) -> int:
+        if next(calls) == sections:  # the fifth event's first section
+            raise RuntimeError("a bug in the rating")
+        return rate(rating_run, *args)
+
+    monkeypatch.setattr(run.RatingRun, "_rate", rate_section)
+    committed: list[str] = []
+    with pytest.raises(RuntimeError, match="a bug in the rating"):
+        for report in ingest(office, paths, IngestOptions(rating=RateOptions(commit_every=10**9))):
+            if isinstance(report, Committed):
+                committed.extend(e.event_id for e in report.events)
+    assert committed == [p.stem for p in paths[:4]]
     assert count(office, "events") == 4
 
 

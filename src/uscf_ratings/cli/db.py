@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import ExitStack, closing
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -268,6 +268,7 @@ class _Progress:
         self.checking = True  #: files are checked and nothing is rated
         self.bar: Any = None  #: the bar showing, if any
         self.bar_of_games = False  #: the bar counts games rated, not files checked
+        self.showing = ExitStack()  #: ends the bar
 
     def show(self, report: Report) -> None:
         from ..office.ingest import CheckingFiles, Committed, FileChecked, RatingInOrder
@@ -309,16 +310,15 @@ class _Progress:
         """A bar of ``length`` steps (files or games) over ``items`` items; hidden off a
         terminal and for one item."""
         self.close()
-        self.bar = click.progressbar(length=length, label=label, file=sys.stderr,
-                                     hidden=not self.terminal or items < 2)
-        self.bar.__enter__()
+        self.bar = self.showing.enter_context(click.progressbar(
+            length=length, label=label, file=sys.stderr, hidden=not self.terminal or items < 2))
         self.bar.update(done)
         self.bar_of_games = games
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
+        """End the bar, if one shows."""
+        self.showing.close()
+        self.bar = None
 
     def stopped(self) -> str:
         """What Ctrl-C left."""

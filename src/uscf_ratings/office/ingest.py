@@ -152,7 +152,7 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
             checked = files.take(result)
             if isinstance(checked, str):
                 raise files.refused(checked, checks.results)
-            yield checked_report(checked)
+            yield _report_of(checked)
         checks.stop_pool()  # the rating loop has the cores
         in_order = sorted(files.checked, key=lambda item: item.key)
         yield RatingInOrder(len(in_order), sum(item.games for item in in_order))
@@ -160,7 +160,7 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
         yield files.ingested()
 
 
-def checked_report(checked: CheckedFile) -> FileChecked:
+def _report_of(checked: CheckedFile) -> FileChecked:
     return FileChecked(checked.path, checked.notes, checked.lacking, checked.games)
 
 
@@ -177,7 +177,7 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
             if isinstance(checked, str):
                 transaction.rollback()
                 raise files.refused(checked, checks.results)
-            yield checked_report(checked)
+            yield _report_of(checked)
             if files.out_of_order():
                 transaction.rollback()
                 return False
@@ -191,7 +191,9 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
                     transaction.rollback()
                 else:  # it was undone alone: the events before it stay rated
                     yield from files.commit(transaction)
-                raise _failed(checked.path, error) from error
+                if isinstance(error, RATING_FAILURES):
+                    raise EventFailed(checked.path, error) from error
+                raise  # a bug, as it is
             if transaction.games >= options.commit_every and checks.all_passed():
                 yield from files.commit(transaction)
         yield from files.commit(transaction)
@@ -210,16 +212,12 @@ def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
                 transaction.rate_checked(next(events))
             except Exception as error:
                 yield from files.commit(transaction)  # the events before it stay rated
-                raise _failed(checked.path, error) from error
+                if isinstance(error, RATING_FAILURES):
+                    raise EventFailed(checked.path, error) from error
+                raise  # a bug, as it is
             if transaction.games >= options.commit_every:
                 yield from files.commit(transaction)
         yield from files.commit(transaction)
-
-
-def _failed(path: Path, error: Exception) -> Exception:
-    """The error of an event that failed while rated, naming its file if it is the
-    office's (a bug stays as it is)."""
-    return EventFailed(path, error) if isinstance(error, RATING_FAILURES) else error
 
 
 class _Files:
