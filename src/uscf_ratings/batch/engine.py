@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
-from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
+from ..core.layout import COUNTS, BeforeRow, Columns, Lineup, before_rows, lineup
 from ..core.model import Rating, Section, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.records import Before, Final, Games, Prepared, Terms, Trace
@@ -92,7 +92,7 @@ def _as(name: str, column: NDArray[np.float64]) -> NDArray[np.generic]:
     typed: NDArray[np.generic]
     if name in ("olm", "rated"):
         typed = column == 1.0
-    elif name in ("n", "wins", "draws", "losses", "events3", "above_2200"):
+    elif name in COUNTS:
         typed = np.where(np.isnan(column), UNKNOWN, column).astype(np.int64)
     else:
         typed = np.ascontiguousarray(column)

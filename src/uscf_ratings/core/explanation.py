@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
 from .floors import Floors, none_for_nan
@@ -99,7 +100,7 @@ def explain_group(g: int, laid: Lineup, initials: dict[int, Initial], before: Be
                 f"N was not in the input; assumed N = {rating.games}",),
         )
         if m == 0:  # the rating stands as it was: the published record shows it unchanged
-            out.append(_replace(result, post=result.pre, state_after=rating, games_after=n))
+            out.append(replace(result, post=result.pre, state_after=rating, games_after=n))
             continue
         inputs = (before.r0, steps[0].rating, steps[1].rating)
         taken = [(3, steps[0], 1.0, True)] if prepared.step3[row] else []
@@ -116,7 +117,7 @@ def explain_group(g: int, laid: Lineup, initials: dict[int, Initial], before: Be
         state = state_after(rating, end, post, prepared.games[row], prepared.wins[row],
                             prepared.draws[row], prepared.losses[row], prepared.events3[row],
                             prepared.above_2200[row], final.peak[row], final.olm[row])
-        out.append(_replace(result, steps=explained, floors=floors,
+        out.append(replace(result, steps=explained, floors=floors,
                             floor_applied=floors.kind if steps[2].rating[row] < floors.floor
                             else None, post=post, games_after=state.games, state_after=state))
     return out
@@ -136,9 +137,3 @@ def _step(number: int, trace: Trace, row: int, opponents: tuple[float, ...], n_e
                       trace.rating[row], k=prepared.k[row], expected=trace.expected[row],
                       change=trace.change[row], bonus=trace.bonus[row],
                       bonus_eligible=not math.isnan(threshold))
-
-
-def _replace(result: RatingResult, **changes: object) -> RatingResult:
-    from dataclasses import replace
-
-    return replace(result, **changes)  # type: ignore[arg-type]

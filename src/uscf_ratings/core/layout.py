@@ -90,17 +90,6 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                   tuple(first), tuple(last), tuple(opponent), tuple(score), ratings, unrated)
 
 
-def rated_row(rating: Rating) -> BeforeRow:
-    """A rated row's `Before` values (None where the history does not say)."""
-    row: BeforeRow = _read(rating) + _RATED
-    return row
-
-
-def unrated_row(initial: Initial) -> BeforeRow:
-    """An unrated row's `Before` values: Step 1's R0 and N, no history."""
-    return (initial.rating, initial.games, *_UNRATED)
-
-
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],
                 players: Mapping[int, Player], rules: RuleSet, end: date
                 ) -> tuple[list[BeforeRow], dict[int, Initial]]:

@@ -124,18 +124,8 @@ def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
         if prepared.step3[i] and games.last[i] > games.first[i]:
             _step(i, start, before.r0, 1.0, PRIOR_NONE, True, before, games, prepared,
                   step3, opponents, knots)
-    for i in range(start, stop):
-        if games.last[i] > games.first[i]:
-            _step(i, start, step3.rating, prepared.n_eff[i], prepared.prior[i],
-                  prepared.special[i], before, games, prepared, step4, opponents, knots)
-        else:
-            step4.rating[i] = math.nan
-    for i in range(start, stop):
-        if games.last[i] > games.first[i]:
-            _step(i, start, step4.rating, prepared.n_eff[i], prepared.prior[i],
-                  prepared.special[i], before, games, prepared, step5, opponents, knots)
-        else:
-            step5.rating[i] = math.nan
+    _every_player(start, stop, step3.rating, before, games, prepared, step4, opponents, knots)
+    _every_player(start, stop, step4.rating, before, games, prepared, step5, opponents, knots)
     for i in range(start, stop):
         final.olm[i] = olm_after(before.olm[i], prepared.above_2200[i])
         if games.last[i] == games.first[i]:
@@ -145,6 +135,19 @@ def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
         post = max(step5.rating[i], prepared.floor[i])  # section 5
         final.post[i] = post
         final.peak[i] = peak_after(prepared.peak[i], prepared.games[i], post)
+
+
+def _every_player(start: int, stop: int, inputs: Column[float], before: Before, games: Games,
+                  prepared: Prepared, trace: Trace, opponents: Column[float],
+                  knots: Column[float]) -> None:
+    """Step 4 or 5: every player with a rated game, opponents at ``inputs``, by the
+    formula Step 4 chose (NaN for a player without a game)."""
+    for i in range(start, stop):
+        if games.last[i] > games.first[i]:
+            _step(i, start, inputs, prepared.n_eff[i], prepared.prior[i], prepared.special[i],
+                  before, games, prepared, trace, opponents, knots)
+        else:
+            trace.rating[i] = math.nan
 
 
 def _step(i: int, start: int, inputs: Column[float], n_eff: float, prior: int, special: bool,
