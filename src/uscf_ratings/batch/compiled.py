@@ -22,8 +22,7 @@ KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard"
                 "all_wins", "all_losses", "uses_special", "plus_known", "counts_after",
                 "peak_before", "peak_after", "absolute_floor", "peak_floor", "olm_floor",
                 "lowered", "personal_floors", "olm_after")
-PROCEDURE_ORDER = ("_sorted_opponents", "_step", "_every_player", "most_games", "prepare",
-                   "rate")
+PROCEDURE_ORDER = ("_sorted_opponents", "_every_player", "most_games", "prepare", "rate")
 
 
 def _compile() -> dict[str, Any]:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from itertools import chain
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
@@ -37,6 +36,7 @@ COMPILED_TYPES = PROCEDURE_TYPES
 #: below this many (section, system) groups one thread does the work: waking the other
 #: threads costs more than they save, and much more when another process holds the cores
 PARALLEL_FROM = 8
+R = TypeVar("R", Terms, Before, Games, Prepared, Final)
 
 
 @dataclass(frozen=True)
@@ -71,32 +71,42 @@ def lay_out(sections: Sequence[Section]) -> Laid:
 
 def arrays(gathered: Columns) -> tuple[Terms, Before, Games]:
     """The gathered lists as arrays of the record layout (None read as NaN or UNKNOWN)."""
-    fields = len(Before._fields)
-    flat = np.fromiter((np.nan if v is None else v for v in chain.from_iterable(gathered.rows)),
-                       np.float64, len(gathered.rows) * fields)
-    by_field = flat.reshape(-1, fields).T
-    values = dict(zip(Before._fields, by_field, strict=True))
-    before = Before(**{name: _as(name, column) for name, column in values.items()})
-    groups = np.array(gathered.terms, dtype=np.float64).reshape(-1, len(Terms._fields)).T
-    terms = Terms(groups[0].astype(np.int64), groups[1].astype(np.int64), groups[2] == 1.0,
-                  groups[3] == 1.0, groups[4] == 1.0, groups[5] == 1.0,
-                  np.ascontiguousarray(groups[6]), groups[7] == 1.0)
-    games = Games(np.array(gathered.first, dtype=np.int64), np.array(gathered.last, np.int64),
-                  np.array(gathered.opponent, dtype=np.int64),
-                  np.array(gathered.score, dtype=np.float64))
-    return terms, before, games
+    games = Games(np.array(gathered.first, np.int64), np.array(gathered.last, np.int64),
+                  np.array(gathered.opponent, np.int64), np.array(gathered.score, np.float64))
+    return _record(Terms, gathered.terms), _record(Before, gathered.rows), games
 
 
-def _as(name: str, column: NDArray[np.float64]) -> NDArray[np.generic]:
-    """One `Before` column in its kernel type."""
-    typed: NDArray[np.generic]
-    if name in ("olm", "rated"):
-        typed = column == 1.0
-    elif name in COUNTS:
-        typed = np.where(np.isnan(column), UNKNOWN, column).astype(np.int64)
-    else:
-        typed = np.ascontiguousarray(column)
-    return typed
+#: the fields the kernels read as row numbers, as booleans and as history counts (None:
+#: UNKNOWN); the others are floats (None: NaN)
+_INDEXES = frozenset(("start", "stop"))
+_BOOLEANS = frozenset(("half_k", "dual_regular", "regular", "absolute_floor",
+                       "bonus_m3_distinct", "olm", "rated"))
+_COUNTS = frozenset(COUNTS)
+
+
+def _record(record: type[R], rows: Sequence[tuple[Any, ...]]) -> R:
+    """Rows of a record's values (one tuple per row or group) as its columns of arrays."""
+    fields: tuple[str, ...] = record._fields
+    by_field = zip(*rows, strict=True) if rows else [()] * len(fields)
+    return record(*(_column(name, values) for name, values in zip(fields, by_field,
+                                                                   strict=True)))
+
+
+def _column(name: str, values: Sequence[Any]) -> NDArray[Any]:
+    """One field's values as an array of its kernel type."""
+    if name in _INDEXES:
+        return np.array(values, np.int64)
+    if name in _BOOLEANS:
+        return np.array(values, np.bool_)
+    missing = values.count(None)
+    if missing == len(values):  # the usual history field: known for no one
+        return np.full(len(values), UNKNOWN if name in _COUNTS else np.nan)
+    if missing:  # NumPy reads None as NaN, but slowly
+        values = [np.nan if value is None else value for value in values]
+    floats = np.array(values, np.float64)
+    if name in _COUNTS:
+        return np.where(np.isnan(floats), UNKNOWN, floats).astype(np.int64)
+    return floats
 
 
 def rate_columns(laid: Laid) -> NDArray[np.float64]:
@@ -107,8 +117,7 @@ def rate_columns(laid: Laid) -> NDArray[np.float64]:
 def _array(column: Any) -> NDArray[Any]:
     """A column of the records this module makes: a NumPy array (records.Column types
     the lists of the reference path and the arrays alike)."""
-    array: NDArray[Any] = cast(NDArray[Any], column)
-    return array
+    return cast("NDArray[Any]", column)  # a string: NDArray[Any] costs a typing call each time
 
 
 def rate_all(terms: Terms, before: Before, games: Games) -> tuple[Prepared, Final]:
@@ -180,8 +189,11 @@ def outcomes(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Befo
     (per row, with their `Before` values ``rows``), as the office stores it."""
     gathered = Columns()
     gathered.add(laid, rows)
-    terms, before, games = arrays(gathered)
-    prepared, final = rate_all(terms, before, games)
-    return stored_outcomes(laid, ratings, Games(*(_array(c).tolist() for c in games)),
-                           Prepared(*(_array(c).tolist() for c in prepared)),
-                           Final(*(_array(c).tolist() for c in final)), end)
+    prepared, final = rate_all(*arrays(gathered))
+    games = Games(gathered.first, gathered.last, gathered.opponent, gathered.score)
+    return stored_outcomes(laid, ratings, games, _lists(prepared), _lists(final), end)
+
+
+def _lists(record: R) -> R:
+    """A record of arrays as a record of lists (Python's own numbers, read faster)."""
+    return type(record)(*(_array(column).tolist() for column in record))

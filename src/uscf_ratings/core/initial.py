@@ -16,6 +16,8 @@ from .model import Player, Rating, System
 from .rules import RuleSet
 
 R, Q, B, OR, OQ, OB = System.R, System.Q, System.B, System.OR, System.OQ, System.OB
+#: the systems in their order (a tuple: iterating the enum itself is slow)
+SYSTEMS = tuple(System)
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,7 @@ CFC_GAME_FACTOR = 5.0  # 2024 text, 2.2; 2025 text, 2.2
 
 def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> Initial:
     raw: list[tuple[str, float, float, date | None]] = []  # (source, X_k, G_k, rating date)
-    for other in System:
+    for other in SYSTEMS:
         rating = player.ratings.get(other)
         if other is system or rating is None or rating.games <= 0:
             continue

@@ -119,13 +119,11 @@ def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
     `prepare` has run. ``opponents`` and ``knots`` are scratch room for m and 2m + 2
     values (m: `most_games`)."""
     start, stop = terms.start[g], terms.stop[g]
-    for i in range(start, stop):
-        step3.rating[i] = before.r0[i]  # Step 4's input for the players Step 3 skips
-        if prepared.step3[i] and games.last[i] > games.first[i]:
-            _step(i, start, before.r0, 1.0, PRIOR_NONE, True, before, games, prepared,
-                  step3, opponents, knots)
-    _every_player(start, stop, step3.rating, before, games, prepared, step4, opponents, knots)
-    _every_player(start, stop, step4.rating, before, games, prepared, step5, opponents, knots)
+    _every_player(3, start, stop, before.r0, before, games, prepared, step3, opponents, knots)
+    _every_player(4, start, stop, step3.rating, before, games, prepared, step4, opponents,
+                  knots)
+    _every_player(5, start, stop, step4.rating, before, games, prepared, step5, opponents,
+                  knots)
     for i in range(start, stop):
         final.olm[i] = olm_after(before.olm[i], prepared.above_2200[i])
         if games.last[i] == games.first[i]:
@@ -137,51 +135,54 @@ def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
         final.peak[i] = peak_after(prepared.peak[i], prepared.games[i], post)
 
 
-def _every_player(start: int, stop: int, inputs: Column[float], before: Before, games: Games,
-                  prepared: Prepared, trace: Trace, opponents: Column[float],
+def _every_player(number: int, start: int, stop: int, inputs: Column[float], before: Before,
+                  games: Games, prepared: Prepared, trace: Trace, opponents: Column[float],
                   knots: Column[float]) -> None:
-    """Step 4 or 5: every player with a rated game, opponents at ``inputs``, by the
-    formula Step 4 chose (NaN for a player without a game)."""
+    """Step ``number`` (3, 4 or 5) for every row of a group, opponents at ``inputs``.
+
+    Step 3 rates only the unrated players with N = 0, by the special formula with
+    N' = 1, and passes the others' R0 on to Step 4; Steps 4 and 5 rate every player with
+    a rated game by the formula Step 4 chose (NaN for a player without one)."""
     for i in range(start, stop):
-        if games.last[i] > games.first[i]:
-            _step(i, start, inputs, prepared.n_eff[i], prepared.prior[i], prepared.special[i],
-                  before, games, prepared, trace, opponents, knots)
-        else:
+        played = games.last[i] > games.first[i]
+        if number == 3 and not (played and prepared.step3[i]):
+            trace.rating[i] = before.r0[i]
+            continue
+        if not played:
             trace.rating[i] = math.nan
+            continue
+        m = _sorted_opponents(games.first[i], games.last[i], start, inputs, games.opponent,
+                              opponents)
+        if number == 3:
+            n_eff, prior, special = 1.0, PRIOR_NONE, True
+        else:
+            n_eff, prior, special = prepared.n_eff[i], prepared.prior[i], prepared.special[i]
+        if special:
+            value, p, moved, r0_adjusted, score_adjusted, capped = special_walk(
+                before.r0[i], n_eff, opponents, m, prepared.score[i], prior, False, knots)
+            trace.r0_adjusted[i] = r0_adjusted
+            trace.score_adjusted[i] = score_adjusted
+            trace.p[i] = p
+            trace.tie_rule[i] = moved
+            trace.capped[i] = capped
+        else:
+            value, expected, change, bonus = standard(
+                before.r0[i], opponents, m, prepared.score[i], prepared.k[i],
+                prepared.bonus_threshold[i])
+            trace.expected[i] = expected
+            trace.change[i] = change
+            trace.bonus[i] = bonus
+        trace.unfloored[i] = value
+        trace.rating[i] = max(value, STEP_FLOOR)  # "change the rating to 100" (Steps 3-5)
 
 
-def _step(i: int, start: int, inputs: Column[float], n_eff: float, prior: int, special: bool,
-          before: Before, games: Games, prepared: Prepared, trace: Trace,
-          opponents: Column[float], knots: Column[float]) -> None:
-    """One step for row i, its opponents at ``inputs``; the floor of 100 follows."""
-    m = _sorted_opponents(i, start, inputs, games, opponents)
-    r0, score = before.r0[i], prepared.score[i]
-    if special:
-        value, p, moved, r0_adjusted, score_adjusted, capped = special_walk(
-            r0, n_eff, opponents, m, score, prior, False, knots)
-        trace.r0_adjusted[i] = r0_adjusted
-        trace.score_adjusted[i] = score_adjusted
-        trace.p[i] = p
-        trace.tie_rule[i] = moved
-        trace.capped[i] = capped
-    else:
-        value, expected, change, bonus = standard(r0, opponents, m, score, prepared.k[i],
-                                                  prepared.bonus_threshold[i])
-        trace.expected[i] = expected
-        trace.change[i] = change
-        trace.bonus[i] = bonus
-    trace.unfloored[i] = value
-    trace.rating[i] = max(value, STEP_FLOOR)
-
-
-def _sorted_opponents(i: int, start: int, inputs: Column[float], games: Games,
-                      out: Column[float]) -> int:
-    """Row i's opponents' ratings from ``inputs``, sorted ascending into ``out`` (one
-    order of summation, however the games are listed); returns m."""
-    lo = games.first[i]
-    m = games.last[i] - lo
+def _sorted_opponents(first: int, last: int, start: int, inputs: Column[float],
+                      opponent: Column[int], out: Column[float]) -> int:
+    """The ratings at ``inputs`` of the opponents of games first:last, sorted ascending
+    into ``out`` (one order of summation, however the games are listed); returns m."""
+    m = last - first
     for a in range(m):  # insertion sort: a player has few games in a section
-        value = inputs[start + games.opponent[lo + a]]
+        value = inputs[start + opponent[first + a]]
         b = a
         while b > 0 and out[b - 1] > value:
             out[b] = out[b - 1]

@@ -50,7 +50,12 @@ def player_label(player: Player) -> str:
 
 
 def check_section(section: Section) -> None:
-    """Raise `SectionError` listing every inconsistency in ``section``."""
+    """Raise `SectionError` listing every inconsistency in ``section``.
+
+    One pass over the results checks each cell and, for a game against a player of the
+    section, that the opponent's row holds its mirror image; the mirror problems are
+    reported only when every cell is well formed (a bad cell explains its own mirror).
+    """
     label = section_label(section)
     problems: list[Problem] = []
 
@@ -60,33 +65,42 @@ def check_section(section: Section) -> None:
 
     if section.end_date < section.start_date:
         add(None, None, f"end date {section.end_date} is before start date {section.start_date}")
-    pairs = Counter(p.pair for p in section.players)
-    for pair, count in sorted(pairs.items()):
-        if count > 1:
-            add(None, None, f"pair number {pair} is used {count} times")
-    by_pair = {p.pair: p for p in section.players}
+    players = section.players
+    by_pair = {p.pair: p for p in players}
+    if len(by_pair) != len(players):
+        for pair, count in sorted(Counter(p.pair for p in players).items()):
+            if count > 1:
+                add(None, None, f"pair number {pair} is used {count} times")
+    round_robin = section.type is SectionType.ROUND_ROBIN
     #: each player's first result in each round, by pair number, for the mirror check
-    rounds_of: dict[int, dict[int, Result]] = {}
+    #: (a round robin's games are matched as a multiset instead: _round_robin_problems)
+    rounds_of: dict[int, dict[int, Result]] = {} if round_robin else {
+        p.pair: {r.round: r for r in reversed(p.results)} for p in players}
+    mirror: list[Problem] = []
 
-    for player in section.players:
-        if player.pair < 1:
-            add(player, None, f"pair number {player.pair} is not a positive whole number")
+    for player in players:
+        pair = player.pair
+        if pair < 1:
+            add(player, None, f"pair number {pair} is not a positive whole number")
         for system, rating in player.ratings.items():
             if not 0 < rating.rating <= MAX_RATING:
                 add(player, None, f"{system} rating {rating.rating:g} is outside 0..{MAX_RATING:g}")
             if rating.games < 0:
                 add(player, None, f"{system} games (N) {rating.games} is negative")
         results = player.results
-        in_round = rounds_of[player.pair] = {r.round: r for r in reversed(results)}
-        if section.type is not SectionType.ROUND_ROBIN and len(in_round) != len(results):
+        if not round_robin and len(rounds_of[pair]) != len(results):
             for rnd, count in Counter(r.round for r in results).items():
                 if count > 1:
                     add(player, rnd, f"{count} results given for one round")
         for result in results:
             code, opponent = result.code, result.opponent
-            if code in _PLAYED and opponent is not None and opponent != player.pair \
-                    and opponent in by_pair:
-                continue  # the usual cell: a game against a player of the section
+            if code in _PLAYED and opponent in by_pair and opponent != pair:
+                # the usual cell: a game against a player of the section
+                if not round_robin:
+                    theirs = rounds_of[opponent].get(result.round)
+                    if theirs is None or theirs.opponent != pair or theirs.code != MIRROR[code]:
+                        mirror.append(_not_mirrored(label, player, result, theirs))
+                continue
             cell = f"'{code}{opponent or ''}'"
             if code not in RESULT_CODES:
                 add(player, result.round, f"result {cell} is not one of "
@@ -99,55 +113,47 @@ def check_section(section: Section) -> None:
                 continue
             if opponent is None:
                 add(player, result.round, f"result {cell} needs the opponent's pair number")
-            elif opponent == player.pair:
+            elif opponent == pair:
                 add(player, result.round, f"result {cell} names the player's own pair number")
             else:
                 add(player, result.round, f"result {cell} names pair {opponent}, "
                     "which is not in the section")
     if not problems:
-        problems.extend(_mirror_problems(section, label, rounds_of))
+        problems = _round_robin_problems(section, label) if round_robin else mirror
     if problems:
         raise SectionError(problems)
 
 
-def _mirror_problems(section: Section, label: str,
-                     rounds_of: dict[int, dict[int, Result]]) -> list[Problem]:
-    """Each played game must be in both players' rows with opposite results.
+def _not_mirrored(label: str, player: Player, result: Result, theirs: Result | None
+                  ) -> Problem:
+    """A game whose opponent's row, in the same round, does not hold its mirror image."""
+    cell = f"'{result.code}{result.opponent}'"
+    expected = f"'{MIRROR[result.code]}{player.pair}'"
+    if theirs is None:
+        return Problem(label, player_label(player), result.round,
+                       f"result {cell} is not mirrored: pair {result.opponent} has no "
+                       f"result in round {result.round} (expected {expected})")
+    found = f"'{theirs.code}{theirs.opponent or ''}'"
+    return Problem(label, player_label(player), result.round,
+                   f"result {cell} is not mirrored: pair {result.opponent} has {found} "
+                   f"(expected {expected})")
 
-    A round robin may list its games in any order of rounds (real reports list them by
-    opponent column), so there the games are matched as a multiset; elsewhere each game
-    is matched with the opponent's first result in its round (``rounds_of``).
-    """
+
+def _round_robin_problems(section: Section, label: str) -> list[Problem]:
+    """Each played game of a round robin must be in both players' rows with opposite
+    results. Real reports list a round robin's games in any order of rounds (by opponent
+    column), so the games are matched as a multiset rather than round by round."""
     problems = []
     by_pair = {p.pair: p for p in section.players}
-    if section.type is SectionType.ROUND_ROBIN:
-        games: Counter[tuple[int, int, str]] = Counter()
-        for p in section.players:
-            for r in p.results:
-                if r.code in PLAYED_CODES and r.opponent is not None:
-                    games[(p.pair, r.opponent, r.code)] += 1
-        for (a, b, code), count in sorted(games.items()):
-            mirrored = games.get((b, a, MIRROR[code]), 0)
-            if mirrored != count:
-                problems.append(Problem(label, player_label(by_pair[a]), None,
-                    f"{count} game(s) '{code}{b}' but pair {b}'s row has {mirrored} "
-                    f"'{MIRROR[code]}{a}'"))
-        return problems
+    games: Counter[tuple[int, int, str]] = Counter()
     for p in section.players:
         for r in p.results:
-            if r.code not in _PLAYED or r.opponent is None:
-                continue
-            theirs = rounds_of[r.opponent].get(r.round)
-            if theirs is not None and theirs.code == MIRROR[r.code] and theirs.opponent == p.pair:
-                continue
-            expected = f"'{MIRROR[r.code]}{p.pair}'"
-            if theirs is None:
-                problems.append(Problem(label, player_label(p), r.round,
-                    f"result '{r.code}{r.opponent}' is not mirrored: pair {r.opponent} has no "
-                    f"result in round {r.round} (expected {expected})"))
-            else:
-                found = f"'{theirs.code}{theirs.opponent or ''}'"
-                problems.append(Problem(label, player_label(p), r.round,
-                    f"result '{r.code}{r.opponent}' is not mirrored: pair {r.opponent} has "
-                    f"{found} (expected {expected})"))
+            if r.code in PLAYED_CODES and r.opponent is not None:
+                games[(p.pair, r.opponent, r.code)] += 1
+    for (a, b, code), count in sorted(games.items()):
+        mirrored = games.get((b, a, MIRROR[code]), 0)
+        if mirrored != count:
+            problems.append(Problem(label, player_label(by_pair[a]), None,
+                f"{count} game(s) '{code}{b}' but pair {b}'s row has {mirrored} "
+                f"'{MIRROR[code]}{a}'"))
     return problems
