@@ -9,12 +9,15 @@ core/, compiled unchanged.
 
 from __future__ import annotations
 
+import hashlib
 import types
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numba
 
-from ..core import kernels, procedure
+from ..core import kernels, procedure, records
 
 #: kernel names in dependency order: each may call only the ones before it
 KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard", "objective",
@@ -23,6 +26,38 @@ KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard"
                 "peak_before", "peak_after", "absolute_floor", "peak_floor", "olm_floor",
                 "lowered", "personal_floors", "olm_after")
 PROCEDURE_ORDER = ("_sorted_opponents", "_every_player", "most_games", "prepare", "rate")
+
+
+def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
+    """Remove Numba's cached machine code beside ``sources`` when any of them changed.
+
+    Numba keys a cached function on the file it is defined in alone, so after a change to
+    a kernel its callers elsewhere (procedure.py, batch/engine.py) would load machine code
+    with the old kernel inlined. ``stamp`` keeps the digest of the sources the cache was
+    made from. An installed package whose files cannot be written keeps its cache (its
+    sources change only by an upgrade, which replaces every file). Returns whether the
+    caches were dropped."""
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    try:
+        if stamp.read_text() == digest:
+            return False
+    except OSError:
+        pass  # no stamp yet
+    try:
+        for folder in {path.parent / "__pycache__" for path in sources}:
+            for cached in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+                cached.unlink(missing_ok=True)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        return False
+    return True
+
+
+#: every file whose code the compiled functions hold
+SOURCES = tuple(Path(module.__file__ or "") for module in (kernels, procedure, records)) + (
+    Path(__file__), Path(__file__).with_name("engine.py"))
+drop_stale_caches(SOURCES, Path(__file__).parent / "__pycache__" / "kernels.sha256")
 
 
 def _compile() -> dict[str, Any]:
