@@ -195,14 +195,6 @@ def rated_games(sections: Sequence[Section]) -> int:
 # --- The shared material ----------------------------------------------------------------
 
 
-def batch_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
-    try:
-        from uscf_ratings.batch.engine import lay_out, rate_columns
-    except ImportError:
-        return None
-    return lay_out, rate_columns
-
-
 def columns_path() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
     """lay_out (Python: sections read into columns) and rate_columns (compiled)."""
     try:
@@ -285,23 +277,15 @@ class Context:
         with ticker("laying out the corpus", quiet=self.quiet):
             return path[0](self.corpus)
 
-    @cached_property
-    def packed(self) -> Any:
-        batch = batch_path()
-        assert batch is not None
-        sections = self.corpus
-        with ticker("packing the corpus", quiet=self.quiet):
-            return batch[0](sections)
-
     def warm_engine(self) -> None:
         """The first call of the compiled path compiles it (or loads Numba's cache)."""
-        batch = batch_path()
-        if batch is None or self.engine_first_call_s is not None:
+        path = columns_path()
+        if path is None or self.engine_first_call_s is not None:
             return
-        pack, rate_packed = batch
+        lay_out, rate_columns = path
         tiny = one_section(self.members, 10, 3, self.seed)
-        start = time.perf_counter()  # pack runs compiled kernels too (batch/layout.py)
-        rate_packed(pack([tiny]))
+        start = time.perf_counter()
+        rate_columns(lay_out([tiny]))
         self.engine_first_call_s = time.perf_counter() - start
 
     @cached_property
@@ -341,14 +325,14 @@ def one_section(members: Sequence[synthetic.Member], players: int, rounds: int,
 
 
 def paths_agree(sections: Sequence[Section]) -> bool:
-    """The batch path gives the reference path's post-event ratings (to 1e-9)."""
-    batch = batch_path()
-    if batch is None:
+    """The compiled path gives the reference path's post-event ratings (to 1e-9)."""
+    path = columns_path()
+    if path is None:
         return False
-    pack, rate_packed = batch
-    packed = pack(sections)
-    post = rate_packed(packed)
-    row = {key: i for i, key in enumerate(packed.keys)}
+    lay_out, rate_columns = path
+    laid = lay_out(sections)
+    post = rate_columns(laid)
+    row = {key: i for i, key in enumerate(laid.keys)}
     for index, section in enumerate(sections):
         for player in rate_section(section).players:
             for system, rating in player.ratings.items():
@@ -366,16 +350,17 @@ def paths_agree(sections: Sequence[Section]) -> bool:
 
 def _section_ms(ctx: Context, section: Section, runs: int) -> tuple[list[float],
                                                                     list[float] | None]:
-    """Milliseconds per run of the reference path and of the batch path (pack + rate)."""
+    """Milliseconds per run of the reference path and of the compiled path (lay_out +
+    rate_columns)."""
     rate_section(section)  # warm: the rules' caches, as in a process that rates many
     reference = [t * 1e3 for t in _times(lambda: rate_section(section), runs)]
-    batch = batch_path()
-    if batch is None:
+    path = columns_path()
+    if path is None:
         return reference, None
-    pack, rate_packed = batch
+    lay_out, rate_columns = path
     ctx.warm_engine()
-    rate_packed(pack([section]))
-    return reference, [t * 1e3 for t in _times(lambda: rate_packed(pack([section])), runs)]
+    rate_columns(lay_out([section]))
+    return reference, [t * 1e3 for t in _times(lambda: rate_columns(lay_out([section])), runs)]
 
 
 def _lean_ms(section: Section, runs: int) -> list[float] | None:
@@ -406,9 +391,9 @@ def section_figures(ctx: Context) -> list[Figure]:
     batch_ms = _median(batch) if batch else None
     rate_only = None
     if batch:
-        pack, rate_packed = batch_path()  # type: ignore[misc]
-        packed = pack([section])
-        rate_only = [t * 1e3 for t in _times(lambda: rate_packed(packed), sizes.section_runs)]
+        lay_out, rate_columns = columns_path()  # type: ignore[misc]
+        laid = lay_out([section])
+        rate_only = [t * 1e3 for t in _times(lambda: rate_columns(laid), sizes.section_runs)]
     agree = paths_agree([section]) if batch else None
     lean = _lean_ms(section, sizes.section_runs)
     lean_ms = _median(lean) if lean else None
@@ -424,16 +409,17 @@ def section_figures(ctx: Context) -> list[Figure]:
         Figure("section_ms_reference", ref_ms, "ms", sizes.section_runs,
                what + "; rate_section, with explanations", samples=reference),
         Figure("section_ms_batch", batch_ms, "ms", sizes.section_runs,
-               what + "; pack + rate_packed", samples=batch or [],
+               what + "; lay_out + rate_columns", samples=batch or [],
                note="" if batch else NO_BATCH),
         Figure("section_ms_lean", lean_ms, "ms", sizes.section_runs,
                what + "; check_section + rate_outcomes, the office's path (post-event "
                "ratings, floors and states, no explanations)", samples=lean or [],
                note="" if lean else NO_BATCH),
         Figure("section_ms_batch_rate_only", _median(rate_only) if rate_only else None, "ms",
-               sizes.section_runs, what + "; rate_packed alone, on the packed section",
+               sizes.section_runs, what + "; rate_columns alone, on the laid-out section",
                samples=rate_only or [],
-               note="the compiled part of section_ms_batch; the rest is pack" if rate_only
+               note="the compiled part of section_ms_batch (N', the formula, S, K, the history "
+               "and floors, Steps 3-5); the rest is lay_out" if rate_only
                else NO_BATCH),
     ]
 
@@ -463,7 +449,7 @@ def scaling_section_figures(ctx: Context) -> list[Figure]:
         Figure("scaling_section_ms_reference", reference, "ms", sizes.scaling_runs,
                what + "; rate_section"),
         Figure("scaling_section_ms_batch", batch or None, "ms", sizes.scaling_runs,
-               what + "; pack + rate_packed", note="" if batch else NO_BATCH),
+               what + "; lay_out + rate_columns", note="" if batch else NO_BATCH),
     ]
 
 
@@ -495,7 +481,7 @@ def engine_figures(ctx: Context) -> list[Figure]:
                     "lay_out (the checks, reading the players into columns, and Step 1's "
                     "initial ratings for unrated players)"),
         Figure("engine_first_call_s", ctx.engine_first_call_s, "s", 1,
-               "the first pack + rate_packed call of the process (Numba compiles, or loads "
+               "the first lay_out + rate_columns call of the process (Numba compiles, or loads "
                "its cache)",
                note="excluded from engine_player_games_per_s"),
     ]
@@ -568,16 +554,16 @@ def peer_figures(ctx: Context) -> list[Figure]:
     """peer_ratio_<library>: our batch path's player-games per second over the peer's, on the
     same games, measured in turn in the same run."""
     sizes = ctx.sizes
-    batch = batch_path()
+    path = columns_path()
     names = [p.name for p in peer_libraries.PEERS]
-    if batch is None:
+    if path is None:
         return [Figure(f"peer_ratio_{n}", None, "x", 0, "", (">=", 10.0), note=NO_BATCH)
                 for n in names]
-    _, rate_columns = columns_path()  # type: ignore[misc]
+    _, rate_columns = path
     ctx.warm_engine()
-    packed, columns = ctx.packed, ctx.columns
-    games = peer_libraries.peer_games(ctx.corpus, packed)
-    assert games.player_games == packed.player_games == columns.player_games
+    columns = ctx.columns
+    games = peer_libraries.peer_games(ctx.corpus, columns)
+    assert games.player_games == columns.player_games
     figures, theirs_per_s, end_to_end = [], {}, {}
     for peer in peer_libraries.PEERS:
         reason = peer_libraries.missing(peer.name)

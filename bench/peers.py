@@ -1,6 +1,6 @@
 """Peer libraries, each fed the same games as our batch path.
 
-The games come from the packed corpus: every (section, system, player) row with at least
+The games come from the laid-out corpus: every (section, system, player) row with at least
 one rated game is one player's side of that section, with its pre-event (or Step 1)
 rating R0, its N, its opponents' R0 and its score in each game. Each peer is called the
 way its API is meant to be called, the most favourable way for it:
@@ -66,19 +66,19 @@ class PeerGames:
         return out
 
 
-def peer_games(sections: Sequence[Section], packed: Any) -> PeerGames:
+def peer_games(sections: Sequence[Section], laid: Any) -> PeerGames:
     """The laid-out corpus (batch.engine.lay_out) as plain Python values, in its rows'
     order."""
-    ratings = [float(x) for x in packed.before.r0]
+    ratings = [float(x) for x in laid.before.r0]
     group_start = [0] * len(ratings)  # each row's group's first row: opponents are by place
-    for begin, end in zip(packed.terms.start.tolist(), packed.terms.stop.tolist(), strict=True):
+    for begin, end in zip(laid.terms.start.tolist(), laid.terms.stop.tolist(), strict=True):
         group_start[begin:end] = [begin] * (end - begin)
-    first, last = packed.games.first, packed.games.last
-    opponent = packed.games.opponent
+    first, last = laid.games.first, laid.games.last
+    opponent = laid.games.opponent
     games_before = [0] * len(ratings)
     sides = []
     per_section: dict[int, tuple[dict[int, Any], tuple[Any, ...]]] = {}
-    for row, (index, pair, system) in enumerate(packed.keys):
+    for row, (index, pair, system) in enumerate(laid.keys):
         if index not in per_section:
             entrants = merge_entrants(sections[index].players)
             per_section[index] = ({e.first.pair: e for e in entrants}, collect_games(entrants))
@@ -88,7 +88,7 @@ def peer_games(sections: Sequence[Section], packed: Any) -> PeerGames:
         games_before[row] = rating.games if rating is not None else 0
         mine = games[entrant.position]
         rows = tuple(group_start[row] + int(x) for x in opponent[first[row]:last[row]])
-        assert len(rows) == len(mine), "pack's games and collect_games disagree"
+        assert len(rows) == len(mine), "lay_out's games and collect_games disagree"
         if rows:
             sides.append(Side(row, ratings[row], games_before[row], rows,
                               tuple(g.score for g in mine)))

@@ -1,4 +1,4 @@
-"""Where the time goes: cProfile of the reference path, of ``pack`` and of the office
+"""Where the time goes: cProfile of the reference path, of ``lay_out`` and of the office
 (``python -m bench --profile``), summarized as shares of each job.
 
 The shares are cumulative (a function and everything it calls), so they overlap; the
@@ -17,30 +17,31 @@ from typing import Any
 
 from uscf_ratings.core.pipeline import rate_section
 
-from .figures import REPO, Context, batch_path
+from .figures import REPO, Context, columns_path
 
 #: Functions whose cumulative share says where the time goes, per profile: (label, file
 #: path suffix, function name). Missing ones (renamed, moved) are left out of the report.
 LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "reference": (
         ("check_section: the section's consistency checks", "core/validate.py", "check_section"),
-        ("collect_games: rows to games", "core/pipeline.py", "collect_games"),
-        ("prior_for: Steps 1-2 (R0, N')", "core/steps.py", "prior_for"),
-        ("run_step: Steps 4 and 5", "core/pipeline.py", "run_step"),
-        ("special_step: special formula (Steps 3-5)", "core/steps.py", "special_step"),
-        ("standard_step: standard formula (Steps 4-5)", "core/steps.py", "standard_step"),
-        ("_finish: floors and the state after", "core/pipeline.py", "_finish"),
-        ("history_after: the history after the section", "core/steps.py", "history_after"),
-        ("floors_for: the floors", "core/steps.py", "floors_for"),
+        ("lineup: entrants, games and terms", "core/layout.py", "lineup"),
+        ("before_rows: pre-event values, Step 1", "core/layout.py", "before_rows"),
+        ("prepare: N', the formula, S, K, history and floors", "core/procedure.py", "prepare"),
+        ("rate: Steps 3-5 and the floors", "core/procedure.py", "rate"),
+        ("special_walk: the special formula", "core/kernels.py", "special_walk"),
+        ("standard: the standard formula", "core/kernels.py", "standard"),
+        ("explain_group: the explanation of each result", "core/explanation.py",
+         "explain_group"),
         ("dataclasses.replace (results and states)", "dataclasses.py", "replace"),
     ),
     "pack": (
         ("check_section: the section's consistency checks", "core/validate.py", "check_section"),
         ("section_systems: systems of the time control", "core/pipeline.py", "section_systems"),
-        ("Layout.add: players read into columns", "batch/layout.py", "add"),
-        ("rated_games: rows to games", "core/pipeline.py", "rated_games"),
+        ("merge_entrants: rows grouped by member", "core/pipeline.py", "merge_entrants"),
+        ("lineup: entrants, games and terms", "core/layout.py", "lineup"),
+        ("before_rows: pre-event values, Step 1", "core/layout.py", "before_rows"),
         ("initial_rating: Step 1 for unrated players", "core/initial.py", "initial_rating"),
-        ("prepare: N', K, S, history and floors (compiled)", "batch/layout.py", "prepare"),
+        ("arrays: the lists as arrays", "batch/engine.py", "arrays"),
     ),
     "office": (
         ("read_checked: each file read and checked", "office/checked_file.py",
@@ -49,15 +50,14 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "schema_problems"),
         ("event_from_dict: JSON to the model", "formats/event_json.py", "event_from_dict"),
         ("check_section: the sections' consistency", "core/validate.py", "check_section"),
-        ("lay_out_section: sections laid out as columns", "batch/laid.py", "lay_out_section"),
         ("read_event: each laid-out event loaded from the spool, with its text",
          "office/spool.py", "read_event"),
         ("_store_event: the event and its sections stored", "office/office.py", "_store_event"),
         ("RatingRun._load: members first seen, their latest states", "office/run.py", "_load"),
-        ("outcomes_from_columns: the database's states in the columns, Steps 1-5",
-         "office/columns.py", "outcomes_from_columns"),
-        ("outcomes_of_columns: compiled Steps 2-5, states after", "batch/engine.py",
-         "outcomes_of_columns"),
+        ("RatingRun._rate_lineup: the database's states, Step 1, the rater", "office/run.py",
+         "_rate_lineup"),
+        ("lineup: each section's entrants, games and terms", "core/layout.py", "lineup"),
+        ("outcomes: compiled Steps 2-5, the states after", "batch/engine.py", "outcomes"),
         ("outcome_row: results to rows, states to JSON", "office/store.py", "outcome_row"),
         ("insert_outcomes: result rows written through the driver", "office/store.py",
          "insert_outcomes"),
@@ -68,7 +68,7 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
 
 
 def profiles(ctx: Context, top: int = 12) -> dict[str, Any]:
-    """cProfile of the reference path and of pack on a quarter of the corpus, and of
+    """cProfile of the reference path and of lay_out on a quarter of the corpus, and of
     `uscf db rate` (run in-process, through the CLI's own code) on part of the year."""
     from uscf_ratings.cli.main import cli
     from uscf_ratings.office.file_checks import POOL_FROM
@@ -78,10 +78,11 @@ def profiles(ctx: Context, top: int = 12) -> dict[str, Any]:
     jobs: list[tuple[str, str, Callable[[], object]]] = [
         ("reference", f"rate_section over {len(sections)} sections of the corpus",
          lambda: [rate_section(s) for s in sections])]
-    batch = batch_path()
-    if batch is not None:
-        jobs.append(("pack", f"pack of the same {len(sections)} sections",
-                     lambda: batch[0](sections)))
+    path = columns_path()
+    if path is not None:
+        lay_out = path[0]
+        jobs.append(("pack", f"lay_out of the same {len(sections)} sections",
+                     lambda: lay_out(sections)))
     # fewer files than the CLI's pool starts for, so that the reading is profiled too
     count = max(3, min(POOL_FROM - 1, len(ctx.year.events) // 4))
     files = [str(p) for p in ctx.year.files[:count]]

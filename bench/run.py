@@ -68,7 +68,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="print one JSON object on stdout (the table goes to stderr)")
     parser.add_argument("--save", type=Path, metavar="FILE", help="also write the JSON to FILE")
     parser.add_argument("--profile", action="store_true",
-                        help="profile the reference path, pack and the office (cProfile) and "
+                        help="profile the reference path, lay_out and the office (cProfile) and "
                              "print where the time goes")
     parser.add_argument("--seed", type=int, default=1, help="the synthetic federation's seed")
     parser.add_argument("--only", metavar="GROUPS",
