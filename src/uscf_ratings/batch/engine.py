@@ -36,7 +36,7 @@ COMPILED_TYPES = PROCEDURE_TYPES
 #: below this many (section, system) groups one thread does the work: waking the other
 #: threads costs more than they save, and much more when another process holds the cores
 PARALLEL_FROM = 8
-R = TypeVar("R", Terms, Before, Games, Prepared, Final)
+R = TypeVar("R", Terms, Before, Final)
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def _column(name: str, values: Sequence[Any]) -> NDArray[Any]:
 
 def rate_columns(laid: Laid) -> NDArray[np.float64]:
     """Post-event ratings of every row (NaN for a player with no rated game)."""
-    return _array(rate_all(laid.terms, laid.before, laid.games)[1].post)
+    return _array(rate_all(laid.terms, laid.before, laid.games).post)
 
 
 def _array(column: Any) -> NDArray[Any]:
@@ -120,49 +120,58 @@ def _array(column: Any) -> NDArray[Any]:
     return cast("NDArray[Any]", column)  # a string: NDArray[Any] costs a typing call each time
 
 
-def rate_all(terms: Terms, before: Before, games: Games) -> tuple[Prepared, Final]:
-    """`procedure.prepare` and `procedure.rate` for every group, compiled."""
+def rate_all(terms: Terms, before: Before, games: Games) -> Final:
+    """`procedure.prepare` and `procedure.rate` for every group, compiled: the event's
+    outcome for every row."""
     if len(terms.start) < PARALLEL_FROM:
-        done: tuple[Prepared, Final] = _rate_serial(terms, before, games)
+        done: Final = _rate_serial(terms, before, games)
         return done
     # allocated apart: Numba's parallel functions do not take tuples of records unpacked
     prepared, step3, step4, step5, final = _records(len(before.r0))
     _rate_parallel(terms, before, games, prepared, step3, step4, step5, final)
-    return prepared, final
+    return final
 
 
 @numba.njit(cache=True, nogil=True)
 def _records(rows: int) -> tuple[Prepared, Trace, Trace, Trace, Final]:
-    prepared = Prepared(np.empty(rows), np.zeros(rows, np.bool_), np.zeros(rows, np.bool_),
-                        np.zeros(rows, np.int64), np.empty(rows), np.empty(rows), np.empty(rows),
-                        np.zeros(rows, np.int64), np.zeros(rows, np.int64),
-                        np.zeros(rows, np.int64), np.zeros(rows, np.int64),
-                        np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.empty(rows),
-                        np.empty(rows), np.empty(rows), np.empty(rows), np.empty(rows))
-    traces = [Trace(np.full(rows, np.nan), np.empty(rows), np.empty(rows), np.empty(rows),
-                    np.empty(rows), np.empty(rows), np.empty(rows), np.zeros(rows, np.int64),
-                    np.zeros(rows, np.bool_), np.zeros(rows, np.bool_)) for _ in range(3)]
-    final = Final(np.full(rows, np.nan), np.empty(rows), np.zeros(rows, np.bool_))
+    """The records `procedure.prepare` and `procedure.rate` write, for ``rows`` rows
+    (every value is written before it is read; Final's post is NaN until rated)."""
+    prepared = Prepared(
+        n_eff=np.empty(rows), step3=np.zeros(rows, np.bool_), special=np.zeros(rows, np.bool_),
+        prior=np.zeros(rows, np.int64), score=np.empty(rows), k=np.empty(rows),
+        bonus_threshold=np.empty(rows), peak=np.empty(rows), floor_absolute=np.empty(rows),
+        floor_peak=np.empty(rows), floor_olm=np.empty(rows))
+    traces = [Trace(
+        rating=np.full(rows, np.nan), unfloored=np.empty(rows), expected=np.empty(rows),
+        change=np.empty(rows), bonus=np.empty(rows), r0_adjusted=np.empty(rows),
+        score_adjusted=np.empty(rows), p=np.zeros(rows, np.int64),
+        tie_rule=np.zeros(rows, np.bool_), capped=np.zeros(rows, np.bool_)) for _ in range(3)]
+    final = Final(
+        post=np.full(rows, np.nan), floor=np.empty(rows), games=np.zeros(rows, np.int64),
+        wins=np.zeros(rows, np.int64), draws=np.zeros(rows, np.int64),
+        losses=np.zeros(rows, np.int64), events3=np.zeros(rows, np.int64),
+        above_2200=np.zeros(rows, np.int64), peak=np.empty(rows),
+        olm=np.zeros(rows, np.bool_))
     return prepared, traces[0], traces[1], traces[2], final
 
 
 @numba.njit(cache=True, nogil=True)
 def _group(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
            step3: Trace, step4: Trace, step5: Trace, final: Final) -> None:
-    prepare(g, terms, before, games, prepared)
+    prepare(g, terms, before, games, prepared, final)
     room = most_games(g, terms, games)
     rate(g, terms, before, games, prepared, step3, step4, step5, final, np.empty(room),
          np.empty(2 * room + 2))
 
 
 @numba.njit(cache=True, nogil=True)
-def _rate_serial(terms: Terms, before: Before, games: Games) -> tuple[Prepared, Final]:
+def _rate_serial(terms: Terms, before: Before, games: Games) -> Final:
     """One group after another: for a few groups, where starting threads costs more than
     it saves."""
     prepared, step3, step4, step5, final = _records(len(before.r0))
     for g in range(len(terms.start)):
         _group(g, terms, before, games, prepared, step3, step4, step5, final)
-    return prepared, final
+    return final
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
@@ -189,9 +198,9 @@ def outcomes(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Befo
     (per row, with their `Before` values ``rows``), as the office stores it."""
     gathered = Columns()
     gathered.add(laid, rows)
-    prepared, final = rate_all(*arrays(gathered))
+    final = rate_all(*arrays(gathered))
     games = Games(gathered.first, gathered.last, gathered.opponent, gathered.score)
-    return stored_outcomes(laid, ratings, games, _lists(prepared), _lists(final), end)
+    return stored_outcomes(laid, ratings, games, _lists(final), end)
 
 
 def _lists(record: R) -> R:

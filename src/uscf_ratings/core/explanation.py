@@ -36,7 +36,7 @@ def state_after(rating: Rating | None, end: date, post: float, games: int, wins:
 
 
 def stored_outcomes(laid: Lineup, ratings: Sequence[Rating | None], games: Games,
-                    prepared: Prepared, final: Final, end: date) -> tuple[Outcome, ...]:
+                    final: Final, end: date) -> tuple[Outcome, ...]:
     """What the office stores of a rated lineup (records of lists): every player with a
     rated game, in every system, from the pre-event ``ratings`` (per row)."""
     out = []
@@ -45,14 +45,14 @@ def stored_outcomes(laid: Lineup, ratings: Sequence[Rating | None], games: Games
         if games.last[row] == games.first[row]:  # no rated game
             continue
         post = final.post[row]
-        state = state_after(rating, end, post, prepared.games[row], prepared.wins[row],
-                            prepared.draws[row], prepared.losses[row], prepared.events3[row],
-                            prepared.above_2200[row], final.peak[row], final.olm[row])
+        state = state_after(rating, end, post, final.games[row], final.wins[row],
+                            final.draws[row], final.losses[row], final.events3[row],
+                            final.above_2200[row], final.peak[row], final.olm[row])
         g, e = divmod(row, size)
         out.append(Outcome(laid.pairs[e], laid.systems[g],
                            None if rating is None else rating.rating,
                            None if rating is None else rating.games, post, state.games,
-                           prepared.floor[row], state))
+                           final.floor[row], state))
     return tuple(out)
 
 
@@ -114,9 +114,9 @@ def explain_group(g: int, laid: Lineup, initials: dict[int, Initial], before: Be
                         none_for_nan(prepared.floor_olm[row]),
                         None if rating is None else rating.floor)
         post = final.post[row]
-        state = state_after(rating, end, post, prepared.games[row], prepared.wins[row],
-                            prepared.draws[row], prepared.losses[row], prepared.events3[row],
-                            prepared.above_2200[row], final.peak[row], final.olm[row])
+        state = state_after(rating, end, post, final.games[row], final.wins[row],
+                            final.draws[row], final.losses[row], final.events3[row],
+                            final.above_2200[row], final.peak[row], final.olm[row])
         out.append(replace(result, steps=explained, floors=floors,
                             floor_applied=floors.kind if steps[2].rating[row] < floors.floor
                             else None, post=post, games_after=state.games, state_after=state))

@@ -81,8 +81,8 @@ def rate_rows(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Bef
     """A lineup rated from the pre-event ``ratings`` (per row, with their `Before` values
     ``rows``), without explanations: what the ratings office stores. batch.engine.outcomes
     is the same, compiled."""
-    _, games, prepared, _, final = _run(laid, rows)
-    return stored_outcomes(laid, ratings, games, prepared, final, end)
+    _, games, _, _, final = _run(laid, rows)
+    return stored_outcomes(laid, ratings, games, final, end)
 
 
 def _run(laid: Lineup, rows: Sequence[BeforeRow]
@@ -97,7 +97,7 @@ def _run(laid: Lineup, rows: Sequence[BeforeRow]
              columns(Trace, size, float("nan")))
     final = columns(Final, size)
     for g in range(len(laid.systems)):
-        procedure.prepare(g, terms, before, games, prepared)
+        procedure.prepare(g, terms, before, games, prepared, final)
         room = procedure.most_games(g, terms, games)
         procedure.rate(g, terms, before, games, prepared, *steps, final, [0.0] * room,
                        [0.0] * (2 * room + 2))

@@ -49,9 +49,11 @@ def most_games(g: int, terms: Terms, games: Games) -> int:
     return most
 
 
-def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared) -> None:
+def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
+            after: Final) -> None:
     """Everything about each row of group ``g`` that does not depend on the other
-    players' ratings (see the module's docstring)."""
+    players' ratings (see the module's docstring): Steps 3-5's inputs into ``out``, the
+    history after the event and the floor into ``after``."""
     for i in range(terms.start[g], terms.stop[g]):
         lo, hi = games.first[i], games.last[i]
         m = hi - lo
@@ -88,12 +90,12 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared) -
         games_after, wins_after, draws_after, losses_after, events3_after, above_after = \
             counts_after(rated, n, r0, m, wins, draws, wins0, draws0, losses0,
                          before.events3[i], before.above_2200[i])
-        out.games[i] = games_after
-        out.wins[i] = wins_after
-        out.draws[i] = draws_after
-        out.losses[i] = losses_after
-        out.events3[i] = events3_after
-        out.above_2200[i] = above_after
+        after.games[i] = games_after
+        after.wins[i] = wins_after
+        after.draws[i] = draws_after
+        after.losses[i] = losses_after
+        after.events3[i] = events3_after
+        after.above_2200[i] = above_after
         peak = peak_before(before.peak[i], r0, n) if rated else math.nan
         out.peak[i] = peak
 
@@ -109,7 +111,7 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared) -
         for value in (peak_floor, olm_floor, before.floor[i]):
             if value > floor:  # noqa: PLR1730 - False for NaN (no such floor); max() is not
                 floor = value
-        out.floor[i] = floor
+        after.floor[i] = floor
 
 
 def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
@@ -125,14 +127,14 @@ def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
     _every_player(5, start, stop, step4.rating, before, games, prepared, step5, opponents,
                   knots)
     for i in range(start, stop):
-        final.olm[i] = olm_after(before.olm[i], prepared.above_2200[i])
+        final.olm[i] = olm_after(before.olm[i], final.above_2200[i])
         if games.last[i] == games.first[i]:
             final.post[i] = math.nan
             final.peak[i] = prepared.peak[i]
             continue
-        post = max(step5.rating[i], prepared.floor[i])  # section 5
+        post = max(step5.rating[i], final.floor[i])  # section 5
         final.post[i] = post
-        final.peak[i] = peak_after(prepared.peak[i], prepared.games[i], post)
+        final.peak[i] = peak_after(prepared.peak[i], final.games[i], post)
 
 
 def _every_player(number: int, start: int, stop: int, inputs: Column[float], before: Before,

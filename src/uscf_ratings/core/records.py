@@ -70,7 +70,7 @@ class Games(NamedTuple):
 
 
 class Prepared(NamedTuple):
-    """Steps 1 and 2's numbers and what the event adds, before Steps 3-5 (per row)."""
+    """Steps 1 and 2's numbers, and what Steps 3-5 and the floors read (per row)."""
 
     n_eff: Column[float]  #: N' (Step 2)
     step3: Column[bool]  #: unrated with N = 0: first estimated in Step 3
@@ -79,17 +79,10 @@ class Prepared(NamedTuple):
     score: Column[float]  #: S
     k: Column[float]  #: K (0 without games)
     bonus_threshold: Column[float]  #: B where the player may earn a bonus, else NaN
-    games: Column[int]  #: N after the event
-    wins: Column[int]  #: the history counts after the event
-    draws: Column[int]
-    losses: Column[int]
-    events3: Column[int]
-    above_2200: Column[int]
     peak: Column[float]  #: the peak before the new rating (section 5)
     floor_absolute: Column[float]  #: AF, or 100
     floor_peak: Column[float]  #: NaN: none
     floor_olm: Column[float]  #: NaN: none
-    floor: Column[float]  #: the highest floor, a floor set by hand included
 
 
 class Trace(NamedTuple):
@@ -109,9 +102,18 @@ class Trace(NamedTuple):
 
 
 class Final(NamedTuple):
-    """The event's outcome (per row): NaN post for a player without a rated game."""
+    """The event's outcome (per row): the post-event rating and the state a later event
+    starts from. `procedure.prepare` writes the history and the floor, `procedure.rate`
+    the rest; NaN post for a player without a rated game."""
 
-    post: Column[float]  #: Step 5's rating held by the floors
+    post: Column[float]  #: Step 5's rating held by the floor
+    floor: Column[float]  #: the highest floor (section 5), a floor set by hand included
+    games: Column[int]  #: N after the event
+    wins: Column[int]  #: the history counts after the event
+    draws: Column[int]
+    losses: Column[int]
+    events3: Column[int]
+    above_2200: Column[int]
     peak: Column[float]  #: the peak once the new rating counts
     olm: Column[bool]
 
