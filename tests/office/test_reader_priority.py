@@ -1,5 +1,5 @@
 """The processes that read ahead of the rating loop run at a lower priority than it
-(office/prefetch.py: `below_the_loop`), in ``uscf db rate`` and in long re-rates."""
+(office/prefetch.py: `lower_priority`), in ``uscf db rate`` and in long re-rates."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from uscf_ratings.office.file_checks import POOL_FROM, check_workers, checking_pool
-from uscf_ratings.office.prefetch import READERS_NICENESS, below_the_loop
+from uscf_ratings.office.prefetch import READERS_NICENESS, lower_priority
 
 
 def niceness() -> int:
@@ -17,16 +17,16 @@ def niceness() -> int:
 
 
 @pytest.mark.skipif(not hasattr(os, "nice"), reason="this platform has no nice()")
-def test_a_reader_runs_below_the_loop() -> None:
+def test_a_reader_runs_lower_priority() -> None:
     ours = os.nice(0)
-    with ProcessPoolExecutor(1, initializer=below_the_loop) as pool:
+    with ProcessPoolExecutor(1, initializer=lower_priority) as pool:
         assert pool.submit(niceness).result() == min(19, ours + READERS_NICENESS)
     assert os.nice(0) == ours  # the loop's own priority is untouched
 
 
 @pytest.mark.skipif(not hasattr(os, "nice") or (os.cpu_count() or 1) < 2,
                     reason="the files are checked in a pool only with nice() and two cores")
-def test_the_checks_of_uscf_db_rate_run_below_the_loop() -> None:
+def test_the_checks_of_uscf_db_rate_run_lower_priority() -> None:
     pool = checking_pool(POOL_FROM, while_rating=True)
     assert pool is not None
     with pool:

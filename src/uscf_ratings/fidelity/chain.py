@@ -20,7 +20,7 @@ from ..core.formulas import rounded_rating
 from ..core.model import Event, System
 from ..core.rules import FIRST_COVERED
 from ..formats.member_records import MemberRecord
-from ..office.defaults import PRE_FROM_FILE, PRE_FROM_FILE_ONLY
+from ..office.defaults import PreRatings
 from ..office.office import Office
 from .sources import RealSection, load_all
 
@@ -75,7 +75,7 @@ def chain(shared: Path, url: str, carry_history: bool, import_floors: bool) -> C
             for system, floor in systems.items():
                 office.set_floor(member, system, floor, date(1, 1, 1), "member page, June 2021")
     figures = ChainFigures()
-    mode = PRE_FROM_FILE if carry_history else PRE_FROM_FILE_ONLY
+    mode = PreRatings.FILE if carry_history else PreRatings.FILE_ONLY
     pending = sorted(_events(load_all(shared)), key=lambda e: (
         min(s.end_date for s in e[0].sections), e[0].id))
     for event, reals in pending:

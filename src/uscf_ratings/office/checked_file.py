@@ -3,8 +3,8 @@
 Checking a file is much of the work of rating it: its format, the schema, the systems it
 is rated in, the consistency of its sections and what the office admits
 (office/admission.py). None of it needs the database, so `office.ingest` checks many
-files in a pool of processes (office/file_checks.py); each check also lays the event's
-sections out as columns (office/submission.py) and writes the event to the spool
+files in a pool of processes (office/file_checks.py); each check also makes the lineups of
+the event's sections (office/submission.py) and writes the event to the spool
 (office/spool.py), where it waits to be rated. What the check returns is small: what the
 rating order, the progress and the warnings need.
 

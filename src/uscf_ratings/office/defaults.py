@@ -28,9 +28,3 @@ class PreRatings(StrEnum):
     FILE = "file"
     #: the file's ratings as given, with no history carried (the fidelity chain)
     FILE_ONLY = "file-without-history"
-
-
-# The names office/run.py compares with (one enum member each).
-PRE_FROM_DATABASE = PreRatings.DATABASE
-PRE_FROM_FILE = PreRatings.FILE
-PRE_FROM_FILE_ONLY = PreRatings.FILE_ONLY

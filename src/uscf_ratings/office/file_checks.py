@@ -4,7 +4,7 @@ order of the files.
 Checking a file (office/checked_file.py) does not need the database, so the files are
 checked in a pool of processes, one a core, in tasks of `CHUNK` files whose events go to
 one file of the spool (office/spool.py). The processes run at a lower priority than the
-rating loop, which is the run's critical path (office/prefetch.py: `below_the_loop`).
+rating loop, which is the run's critical path (office/prefetch.py: `lower_priority`).
 While the loop rates the events of files already checked, the pool takes a process a
 core but the loop's: on two cores, two checking processes beside the loop made ``uscf
 db rate`` of a year take about a tenth longer than one did (docs/performance.md).
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Self
 
 from .checked_file import CheckedFile, check_files
 from .options import ReadOptions
-from .prefetch import below_the_loop, readers_beside_the_loop
+from .prefetch import lower_priority, readers_while_rating
 from .spool import Spool
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ Task = tuple[list[Path], Path, ReadOptions]
 def check_workers(while_rating: bool) -> int:
     """How many processes check files: one a core, or, ``while_rating`` (the rating loop
     runs beside them), one a core but the loop's."""
-    return readers_beside_the_loop() if while_rating else os.cpu_count() or 1
+    return readers_while_rating() if while_rating else os.cpu_count() or 1
 
 
 def checking_pool(files: int, while_rating: bool) -> ProcessPoolExecutor | None:
@@ -46,7 +46,7 @@ def checking_pool(files: int, while_rating: bool) -> ProcessPoolExecutor | None:
     None for fewer than `POOL_FROM` files or on one core."""
     if files < POOL_FROM or (os.cpu_count() or 1) < 2:
         return None
-    return ProcessPoolExecutor(check_workers(while_rating), initializer=below_the_loop)
+    return ProcessPoolExecutor(check_workers(while_rating), initializer=lower_priority)
 
 
 class FileChecks:

@@ -32,7 +32,7 @@ from .admission import (
 )
 from .collector import fewer_collections
 from .db import Driver, check_schema, make_engine, upgrade, writing
-from .defaults import COMMIT_EVERY, PRE_FROM_DATABASE, PreRatings
+from .defaults import COMMIT_EVERY, PreRatings
 from .errors import AdmissionError, OfficeError
 from .explain import explain_event
 from .options import RateOptions
@@ -543,7 +543,7 @@ def fill_from_database(c: Connection, section: Section) -> Section:
     of the members the database knows, without storing anything (``uscf rate --db``)."""
     ids = member_ids(section, aliases(c))
     states, facts, floors = states_and_facts(c, set(ids.values()))
-    return prepare(section, ids, states, facts, floors, PRE_FROM_DATABASE)
+    return prepare(section, ids, states, facts, floors, PreRatings.DATABASE)
 
 
 def count_rows(office: Office) -> dict[str, int]:

@@ -1,7 +1,7 @@
 """Stored events read back for a long re-rate, in worker processes, ahead of the loop.
 
 A re-rate of a year reads every stored event again: its JSON parsed into the model and
-its sections laid out as columns (office/submission.py), a few milliseconds an event,
+its sections' lineups made (office/submission.py), a few milliseconds an event,
 which does not depend on the database's states. The rating loop reads the stored texts
 (one query for many events) and hands them to a pool, which gives the events back in
 order while the loop rates the ones before: on two cores the reading is off the loop's.
@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from .db import Driver
+from .defaults import PreRatings
 from .submission import Submission, event_of_source, submission
 
 #: a re-rate of at least this many sections reads its stored events in a pool
@@ -30,7 +31,7 @@ AHEAD = 8
 READERS_NICENESS = 10
 
 
-def readers_beside_the_loop() -> int:
+def readers_while_rating() -> int:
     """How many reader processes to run while the rating loop runs: a core each, but the
     loop's own. On two cores, two readers beside the loop made ``uscf db rate`` of a year
     take about a tenth longer than one did, and used more CPU time for the same reading
@@ -38,7 +39,7 @@ def readers_beside_the_loop() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def below_the_loop() -> None:
+def lower_priority() -> None:
     """Run a reader process at a lower priority than the rating loop it reads for. The
     loop is the run's critical path and the readers are ahead of it: on two cores, two
     readers and the loop took turns on them, and the loop finished later (about a tenth
@@ -48,7 +49,7 @@ def below_the_loop() -> None:
         os.nice(READERS_NICENESS)
 
 
-def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
+def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, PreRatings]]:
     """Stored events (each id with the text of its ``events.source``) as submissions
     without their model or source (the loop reads an event again if a section needs its
     model), each with the pre_ratings mode it was rated with."""
@@ -60,15 +61,15 @@ def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, str]]:
 
 
 def prefetched(driver: Driver, event_ids: Sequence[str]
-               ) -> Iterator[list[tuple[Submission, str]]]:
+               ) -> Iterator[list[tuple[Submission, PreRatings]]]:
     """The stored events ``event_ids``, in that order, read in a pool of processes, in
     lists of `CHUNK`."""
-    # The platform's way to start processes, as the first pass of ``uscf db rate``
-    # (cli/reading.py): on Linux a fork, which does not run the caller's main module
-    # again. The workers only parse and lay out (Python and NumPy): they never start
+    # The platform's way to start processes, as the checks of `office.ingest`
+    # (office/file_checks.py): on Linux a fork, which does not run the caller's main
+    # module again. The workers only parse and make lineups (Python): they never start
     # Numba's threads, nor touch the database connection the fork copies.
-    with ProcessPoolExecutor(os.cpu_count() or 1, initializer=below_the_loop) as pool:
-        waiting: deque[Future[list[tuple[Submission, str]]]] = deque()
+    with ProcessPoolExecutor(os.cpu_count() or 1, initializer=lower_priority) as pool:
+        waiting: deque[Future[list[tuple[Submission, PreRatings]]]] = deque()
         for chunk in _texts(driver, event_ids):
             waiting.append(pool.submit(read_stored, chunk))
             if len(waiting) >= AHEAD:

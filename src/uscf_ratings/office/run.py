@@ -37,7 +37,7 @@ from ..core.steps import peak_before
 from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
-from .defaults import PRE_FROM_FILE, PRE_FROM_FILE_ONLY
+from .defaults import PreRatings
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
     FloorsSetByHand,
@@ -99,7 +99,7 @@ class RatingRun:
         self.states: dict[tuple[str, System], Rating] = {}
         self.loaded: set[str] = set()  #: members whose states are in ``states``
         #: events and their pre_ratings, kept until their last section is rated
-        self.events: dict[str, tuple[Submission, str]] = {}
+        self.events: dict[str, tuple[Submission, PreRatings]] = {}
         self.last: SectionKey | None = None  #: the last section rated
         self.audit_id = -1  #: the last audit row when the run's transaction ended
         #: resumed after ``last``, which is then the last section in the database: only
@@ -122,7 +122,7 @@ class RatingRun:
         """Call at the end of the transaction with the id of its audit row."""
         self.audit_id = audit_id
 
-    def add_event(self, event: Submission, pre_ratings: str) -> None:
+    def add_event(self, event: Submission, pre_ratings: PreRatings) -> None:
         """An event just stored: rate it from this object rather than re-reading it."""
         self.events[event.id] = (event, pre_ratings)
         self.added.extend(s.key(event.id) for s in event.sections)
@@ -162,7 +162,7 @@ class RatingRun:
             self.last = done.key
         return rated
 
-    def _take(self, events: list[tuple[Submission, str]]) -> None:
+    def _take(self, events: list[tuple[Submission, PreRatings]]) -> None:
         """Events read ahead, with their members' facts and states read at once (one
         query for them all rather than one a section: what the database holds of them
         from before the re-rate does not change while it runs)."""
@@ -176,7 +176,7 @@ class RatingRun:
         self._load({self.merged.get(i, i): n for i, n in names.items()})
 
     def _read_ahead(self, keys: list[SectionKey]
-                    ) -> Iterator[list[tuple[Submission, str]]] | None:
+                    ) -> Iterator[list[tuple[Submission, PreRatings]]] | None:
         """For a long re-rate, the stored events it reads, in the order it first needs
         them, read in a pool of processes (office/prefetch.py)."""
         if len(keys) < PREFETCH_FROM:
@@ -184,18 +184,18 @@ class RatingRun:
         wanted = list(dict.fromkeys(k[2] for k in keys if k[2] not in self.events))
         return prefetched(self.driver, wanted)
 
-    def _event(self, event_id: str) -> tuple[Submission, str]:
+    def _event(self, event_id: str) -> tuple[Submission, PreRatings]:
         if event_id not in self.events:
             event, pre_ratings = self._stored(event_id)
             self.events[event_id] = (submission(event), pre_ratings)
         return self.events[event_id]
 
-    def _stored(self, event_id: str) -> tuple[Event, str]:
+    def _stored(self, event_id: str) -> tuple[Event, PreRatings]:
         stored = stored_event(self.c, event_id)
         assert stored is not None, f"event {event_id} has sections but is not stored"
         return stored
 
-    def _rate(self, event: Submission, entry: SectionEntry, pre_ratings: str) -> int:
+    def _rate(self, event: Submission, entry: SectionEntry, pre_ratings: PreRatings) -> int:
         laid = entry.lineup
         if laid is not None and self._merged_in(laid):
             laid = self._merged_lineup(event, entry, laid)
@@ -237,7 +237,7 @@ class RatingRun:
         rules = rules_for(section.start_date)
         return lineup(section, rules, laid.systems, merge_entrants(section.players))
 
-    def _rate_lineup(self, entry: SectionEntry, laid: Lineup, pre_ratings: str
+    def _rate_lineup(self, entry: SectionEntry, laid: Lineup, pre_ratings: PreRatings
                      ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
         """A Swiss or round-robin section: each row's pre-event rating chosen, Step 1
         for the players unrated in both the file and the database, and `rate_rows`."""
@@ -261,7 +261,7 @@ class RatingRun:
         found = rate_rows(laid, ratings, rows, entry.end_date)
         return found, {pair: i for pair, i in zip(laid.pairs, ids, strict=True) if i}
 
-    def _rate_model(self, section: Section, pre_ratings: str
+    def _rate_model(self, section: Section, pre_ratings: PreRatings
                     ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
@@ -286,7 +286,7 @@ class RatingRun:
 
 def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, System], Rating],
             facts: dict[str, MemberFacts | None], floors: FloorsSetByHand,
-            pre_ratings: str) -> Section:
+            pre_ratings: PreRatings) -> Section:
     """The section as the office rates it: pre-event ratings, history and floors from the
     database, and the members' birth dates and FIDE/CFC ratings where the file has none."""
     players = []
@@ -300,7 +300,7 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
 
 def prepare_player(p: Player, member: str, states: dict[tuple[str, System], Rating],
                    facts: dict[str, MemberFacts | None], floors: FloorsSetByHand, start: date,
-                   pre_ratings: str) -> Player:
+                   pre_ratings: PreRatings) -> Player:
     """One player of `prepare`: member ``member`` of a section starting on ``start``."""
     ratings = _pre_event_ratings(member, p.ratings, states, floors, start, pre_ratings)
     fact = facts.get(member)
@@ -320,7 +320,7 @@ def prepare_player(p: Player, member: str, states: dict[tuple[str, System], Rati
 
 def _pre_event_ratings(member: str, given: Mapping[System, Rating],
                        states: dict[tuple[str, System], Rating], floors: FloorsSetByHand,
-                       start: date, pre_ratings: str) -> dict[System, Rating]:
+                       start: date, pre_ratings: PreRatings) -> dict[System, Rating]:
     """A member's rating to rate with in each system the database or the file has one
     for (`pre_event_rating`)."""
     ratings: dict[System, Rating] = {}
@@ -336,7 +336,7 @@ def _pre_event_ratings(member: str, given: Mapping[System, Rating],
 
 def pre_event_rating(member: str, system: System, given: Rating | None,
                      states: dict[tuple[str, System], Rating], floors: FloorsSetByHand,
-                     start: date, pre_ratings: str) -> Rating | None:
+                     start: date, pre_ratings: PreRatings) -> Rating | None:
     """The rating member ``member`` is rated with in ``system`` in a section starting on
     ``start``: the database's state or the file's rating ``given`` (`choose`), with the
     floors set by hand in force on ``start``."""
@@ -364,7 +364,7 @@ def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rat
     return replace(rating, floor=value)
 
 
-def choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rating | None:
+def choose(known: Rating | None, given: Rating | None, pre_ratings: PreRatings) -> Rating | None:
     """The pre-event rating to rate with.
 
     By default the database's state wins and the file's rating is used only for a member
@@ -373,9 +373,9 @@ def choose(known: Rating | None, given: Rating | None, pre_ratings: str) -> Rati
     cannot show (N, wins, draws, losses, events, peak) is carried from the database only
     where the database's rating rounds to the file's.
     """
-    if pre_ratings == PRE_FROM_FILE_ONLY and given is not None:
+    if pre_ratings == PreRatings.FILE_ONLY and given is not None:
         return given
-    if pre_ratings != PRE_FROM_FILE or given is None:
+    if pre_ratings != PreRatings.FILE or given is None:
         return known if known is not None else given
     if known is None or round(known.rating) != round(given.rating):
         return given

@@ -1,10 +1,10 @@
 """An event as the office takes it: what it stores, and its sections laid out to rate.
 
 A `Submission` is made from an event's model where the office is handed one
-(`Office.rate`), or in the worker that read the file (``uscf db rate``, cli/reading.py),
-which then sends it without the model: the office needs the model only for a section
-it cannot rate from the columns (office/run.py says when), and builds it again from the
-event JSON it stores.
+(`Office.rate`), or in the process that checked the file (`office.ingest`,
+office/checked_file.py), which then sends it without the model: the office needs the
+model only for a section it cannot rate from its lineup (office/run.py says when), and
+builds it again from the event JSON it stores.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from ..core.model import Event, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.rules import rules_for
 from ..formats.event_json import event_from_dict, event_to_json
-from .defaults import PRE_FROM_DATABASE
+from .defaults import PreRatings
 from .store import SectionKey, event_source, section_key
 
 
 @dataclass(frozen=True)
 class SectionEntry:
-    """A section's row in the ``sections`` table, and its columns if laid out."""
+    """A section's row in the ``sections`` table, and its lineup."""
 
     number: int
     name: str
@@ -106,14 +106,14 @@ def submission(event: Event, source: str | None = None) -> Submission:
                       event.rated_games, source, event)
 
 
-def stored_event(c: Connection, event_id: str) -> tuple[Event, str] | None:
+def stored_event(c: Connection, event_id: str) -> tuple[Event, PreRatings] | None:
     """A stored event, read back without the schema check it passed when it was stored,
     and the pre_ratings mode it was rated with; None if the database does not hold it."""
     source = event_source(c, event_id)
     return None if source is None else event_of_source(event_id, source)
 
 
-def event_of_source(event_id: str, source: dict[str, Any]) -> tuple[Event, str]:
+def event_of_source(event_id: str, source: dict[str, Any]) -> tuple[Event, PreRatings]:
     """A stored event from its ``events.source`` (parsed), and its pre_ratings mode."""
     return (event_from_dict(source["input"], f"event {event_id}", checked=True),
-            source.get("pre_ratings", PRE_FROM_DATABASE))
+            PreRatings(source.get("pre_ratings", PreRatings.DATABASE)))
