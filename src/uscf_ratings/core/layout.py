@@ -13,7 +13,7 @@ same lists into arrays.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from operator import attrgetter
 from typing import Any
@@ -83,10 +83,8 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                   for s in systems)
     ratings = tuple(rating_of(e, s) for s in systems for e in entrants)
     size = len(entrants)
-    # Step 1 reads a player's facts, not the games: a lineup travels between processes
-    # (the office's checks), and the results would only weigh it down
-    unrated = {e: replace(entrants[e].first, results=())
-               for e in {row % size for row, rating in enumerate(ratings) if rating is None}}
+    unrated = {row % size: entrants[row % size].first
+               for row, rating in enumerate(ratings) if rating is None}
     return Lineup(systems, terms, tuple(e.first.pair for e in entrants),
                   tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
                   tuple(first), tuple(last), tuple(opponent), tuple(score), ratings, unrated)
