@@ -47,3 +47,9 @@ def test_the_sources_are_every_file_the_compiled_code_holds():
     assert names == {("core", "kernels.py"), ("core", "procedure.py"), ("core", "records.py"),
                      ("batch", "compiled.py"), ("batch", "engine.py")}
     assert all(path.is_file() for path in SOURCES)
+
+
+def test_sources_that_cannot_be_read_change_nothing(tmp_path: Path):
+    sources, cached, stamp = _tree(tmp_path)
+    assert not drop_stale_caches([*sources, tmp_path / "missing.py"], stamp)
+    assert all(path.exists() for path in cached) and not stamp.exists()

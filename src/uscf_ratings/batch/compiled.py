@@ -37,7 +37,10 @@ def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
     made from. An installed package whose files cannot be written keeps its cache (its
     sources change only by an upgrade, which replaces every file). Returns whether the
     caches were dropped."""
-    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    try:
+        digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    except OSError:  # sources not readable as files (a zipped install): Numba caches none
+        return False
     try:
         if stamp.read_text() == digest:
             return False
