@@ -21,10 +21,10 @@ from numpy.typing import NDArray
 
 from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
-from ..core.layout import COUNTS, BeforeRow, Columns, Lineup, before_rows, lineup
+from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
 from ..core.model import Rating, Section, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
-from ..core.records import Before, Final, Games, Prepared, Terms, Trace
+from ..core.records import Before, Final, Games, Prepared, Terms, Trace, fields_holding
 from ..core.results import Outcome
 from ..core.rules import rules_for
 from ..core.validate import check_section
@@ -76,12 +76,10 @@ def arrays(gathered: Columns) -> tuple[Terms, Before, Games]:
     return _record(Terms, gathered.terms), _record(Before, gathered.rows), games
 
 
-#: the fields the kernels read as row numbers, as booleans and as history counts (None:
-#: UNKNOWN); the others are floats (None: NaN)
-_INDEXES = frozenset(("start", "stop"))
-_BOOLEANS = frozenset(("half_k", "dual_regular", "regular", "absolute_floor",
-                       "bonus_m3_distinct", "olm", "rated"))
-_COUNTS = frozenset(COUNTS)
+#: the fields the kernels read as whole numbers (None: UNKNOWN) and as booleans; the
+#: others are floats (None: NaN)
+_INTEGERS = frozenset(fields_holding(Terms, int) + fields_holding(Before, int))
+_BOOLEANS = frozenset(fields_holding(Terms, bool) + fields_holding(Before, bool))
 
 
 def _record(record: type[R], rows: Sequence[tuple[Any, ...]]) -> R:
@@ -94,19 +92,16 @@ def _record(record: type[R], rows: Sequence[tuple[Any, ...]]) -> R:
 
 def _column(name: str, values: Sequence[Any]) -> NDArray[Any]:
     """One field's values as an array of its kernel type."""
-    if name in _INDEXES:
-        return np.array(values, np.int64)
     if name in _BOOLEANS:
         return np.array(values, np.bool_)
+    integer = name in _INTEGERS
     missing = values.count(None)
     if missing == len(values):  # the usual history field: known for no one
-        return np.full(len(values), UNKNOWN if name in _COUNTS else np.nan)
+        return np.full(len(values), UNKNOWN if integer else np.nan)
     if missing:  # NumPy reads None as NaN, but slowly
-        values = [np.nan if value is None else value for value in values]
-    floats = np.array(values, np.float64)
-    if name in _COUNTS:
-        return np.where(np.isnan(floats), UNKNOWN, floats).astype(np.int64)
-    return floats
+        blank = UNKNOWN if integer else np.nan
+        values = [blank if value is None else value for value in values]
+    return np.array(values, np.int64 if integer else np.float64)
 
 
 def rate_columns(laid: Laid) -> NDArray[np.float64]:

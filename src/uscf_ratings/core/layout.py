@@ -21,7 +21,7 @@ from typing import Any
 from .initial import Initial, initial_rating
 from .kernels import UNKNOWN
 from .model import SCORE, KFactor, Player, Rating, Section, System
-from .records import Before, Games, Terms
+from .records import Before, Games, Terms, fields_holding
 from .rules import RuleSet
 from .steps import Entrant, rating_of
 
@@ -32,7 +32,8 @@ _RATED = (True,)
 #: an unrated row after Step 1's R0 and N: no history, no floors
 _UNRATED = (None, None, None, None, None, None, None, None, None, False, False)
 #: the `Before` fields that are counts (None: UNKNOWN); the others are floats (None: NaN)
-COUNTS = ("n", "wins", "draws", "losses", "events3", "above_2200")
+#: but for the booleans olm and rated
+COUNTS = fields_holding(Before, int)
 BeforeRow = tuple[Any, ...]
 
 

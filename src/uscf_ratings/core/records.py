@@ -12,7 +12,7 @@ exist, UNKNOWN (-1) for a history count the source did not give (kernels.py).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar, get_args, get_type_hints
 
 T = TypeVar("T")
 
@@ -116,6 +116,13 @@ class Final(NamedTuple):
     above_2200: Column[int]
     peak: Column[float]  #: the peak once the new rating counts
     olm: Column[bool]
+
+
+def fields_holding(record: type, kind: type) -> tuple[str, ...]:
+    """The fields of ``record`` whose columns hold ``kind`` values (int, float or bool),
+    read from their annotations: the one list of each record's types."""
+    hints = get_type_hints(record)
+    return tuple(name for name in hints if get_args(hints[name]) == (kind,))
 
 
 def columns(record: type[T], rows: int, value: Any = 0.0) -> T:
