@@ -127,7 +127,9 @@ def test_event_explanations_match_the_reference_on_the_same_input(office: Office
 
 
 def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> None:
-    """A database at revision 0001 (explanations stored) upgrades to 0002 with its rows."""
+    """A database at revision 0001 (explanations stored) upgrades to the latest revision
+    with its rows: 0002 drops the explanations, 0003 adds the event's W/D/L, NULL for the
+    rows stored before it (nothing is guessed)."""
     from alembic import command
     from sqlalchemy import inspect, text
 
@@ -145,13 +147,16 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
                        "'2026-01-03', '2026-01-03', 1234.5, '{}')"))
     engine.dispose()
     office = Office(office_url)
-    assert office.init() == "0002"
+    assert office.init() == "0003"
     with office.engine.connect() as c:
         assert c.execute(select(schema.ratings.c.post)).scalar_one() == 1234.5
+        assert c.execute(select(schema.ratings.c.wins, schema.ratings.c.draws,
+                                schema.ratings.c.losses)).one() == (None, None, None)
         columns = {col["name"] for col in inspect(c).get_columns("ratings")}
         indexes = {i["name"] for i in inspect(c).get_indexes("ratings")}
     office.engine.dispose()
     assert "explanation" not in columns and "ratings_order" in indexes
+    assert {"wins", "draws", "losses"} <= columns
 
 
 def test_migrations_build_the_tables_the_code_describes(office: Office) -> None:

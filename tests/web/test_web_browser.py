@@ -218,14 +218,19 @@ def test_a_bad_upload_is_explained(page: Watched) -> None:
 def test_player_page_draws_the_history_chart(page: Watched) -> None:
     page.goto("/players/30000001")
     p = page.page
-    chart = p.locator("#chart-R svg.chart")
-    assert chart.count() == 1
+    chart = p.locator("#chart-R svg.chart:visible")
+    assert chart.count() == 1  # the desktop's drawing; the phone's is hidden at this width
     line = chart.locator("polyline.line")
     points = line.get_attribute("points") or ""
-    assert len(points.split()) == 3  # the rating before, then after each of two events
+    # the rating before the sample event (2026-08-01), after it, and after the Fall Quads
+    # (2026-09-01): the first two on one day, the third 31 days later, to the right
+    xs = [float(xy.split(",")[0]) for xy in points.split()]
+    assert len(xs) == 3 and xs[0] == xs[1] < xs[2]
     box = line.bounding_box()
     assert box is not None and box["width"] > 100  # drawn, and across the chart
     assert chart.locator("circle.point").count() == 3
+    titles = chart.locator("text.title").all_text_contents()  # the axis titles
+    assert any("Rating" in t for t in titles) and any("Date" in t for t in titles)
     assert "1846" in p.inner_text("table.ratings")
     page.screenshot("player")
     page.check_clean()

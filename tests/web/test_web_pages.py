@@ -6,6 +6,7 @@ import csv
 import io
 import re
 from html import unescape
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -185,12 +186,30 @@ def test_player_page_has_ratings_history_and_a_chart_per_system(client: Any) -> 
     page = client.get("/players/30000001")
     assert page.status_code == 200
     text = text_of(page.text)
-    assert "Ana Torres" in text and "R 1846" in text
-    assert page.text.count('<svg class="chart"') == 2  # R and Q
+    assert "Ana Torres" in text and "Regular 1846" in text
+    # each system drawn twice, for a phone's width and a desktop's (the stylesheet shows one)
+    assert page.text.count('<svg class="chart narrow"') == 2  # R and Q
+    assert page.text.count('<svg class="chart wide"') == 2
     chart = page.text.split('id="chart-R"')[1].split("</svg>")[0]
     points = re.search(r'<polyline class="line" points="([^"]+)"', chart)
     assert points is not None and len(points.group(1).split()) == 3  # pre, then two events
     assert client.get("/players/nobody").status_code == 404
+
+
+def test_player_page_lists_the_latest_first_with_wins_draws_and_losses(client: Any) -> None:
+    """Ana Torres (30000001) scored W5 D3 W6 D2 in the sample event (G/30;d5: rated R and Q)
+    and U D1 in the Fall Quads (G/30;d5 too): 2 wins, 2 draws, no loss, then one draw; in
+    all 2 / 3 / 0 in each system."""
+    page = client.get("/players/30000001")
+    history = page.text.split('<table class="list history">')[1].split("</table>")[0]
+    rows = [text_of(r) for r in history.split("<tr>")[2:]]
+    assert [r.split()[0] for r in rows] == ["2026-09-01"] * 2 + ["2026-08-01"] * 2
+    assert all("0 / 1 / 0" in r for r in rows[:2]) and all("2 / 2 / 0" in r for r in rows[2:])
+    ratings = page.text.split('<table class="list ratings">')[1].split("</table>")[0]
+    assert text_of(ratings).count("2 / 3 / 0") == 2
+    found = client.get("/api/players/30000001").json()
+    assert (found["ratings"]["R"]["wins"], found["ratings"]["R"]["draws"],
+            found["ratings"]["R"]["losses"]) == (2, 3, 0)
 
 
 def test_member_search(client: Any) -> None:
@@ -250,3 +269,87 @@ def test_text_from_an_upload_is_escaped(bare_client: Any) -> None:
     assert page.status_code == 200
     assert "<script>alert(1)</script>" not in page.text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+# --- lists: pages, searches; how responses travel ------------------------------------------
+
+
+@pytest.fixture
+def small_pages(office_url: str) -> Iterator[Any]:
+    """The app with two rows a page, so that the sample's lists take several pages."""
+    from fastapi.testclient import TestClient
+
+    from uscf_ratings.web import Settings, create_app
+
+    with TestClient(create_app(Settings(db_url=office_url, page_size=2))) as test_client:
+        yield test_client
+
+
+def _ranks(html: str) -> list[tuple[int, str]]:
+    """(place, member id) of each row of the rating list."""
+    return [(int(rank), member) for rank, member in re.findall(
+        r'<td class="num">(\d+)</td><td><a href="/players/(\w+)"', html)]
+
+
+def test_rating_list_is_paged_and_searchable_with_places_in_the_whole_list(
+        client: Any, small_pages: Any) -> None:
+    query = {"as_of": "2026-09-30", "system": "R"}
+    everyone = _ranks(client.get("/list", params=query).text)
+    assert [rank for rank, _ in everyone] == list(range(1, len(everyone) + 1))
+    assert len(everyone) > 4
+    first = small_pages.get("/list", params=query)
+    assert _ranks(first.text) == everyone[:2]
+    assert 'href="/list?as_of=2026-09-30&amp;system=R&amp;q=&amp;page=2" rel="next"' in first.text
+    assert _ranks(small_pages.get("/list", params=query | {"page": 2}).text) == everyone[2:4]
+    found = small_pages.get("/list", params=query | {"q": "torres"})
+    ana = [(rank, member) for rank, member in everyone if member == "30000001"]
+    assert _ranks(found.text) == ana  # her place in the whole list, not in the search
+    assert "1 matching" in text_of(found.text)
+    api = client.get("/api/list", params=query | {"q": "torres"}).json()
+    assert [(e["rank"], e["id"]) for e in api] == ana
+    assert len(client.get("/api/list", params=query | {"limit": 3, "offset": 1}).json()) == 3
+
+
+def test_events_are_searchable_by_name_and_dates(client: Any) -> None:
+    """The sample event runs on 2026-08-01, the Fall Quads on 2026-09-01."""
+    def found(params: dict[str, str]) -> set[str]:
+        page = client.get("/events", params=params)
+        assert page.status_code == 200
+        return set(re.findall(r'<a href="/events/(\d+)">\1</a>', page.text))
+
+    both = {SAMPLE_ID, "202609010001"}
+    assert found({}) == both
+    assert found({"q": "quads"}) == {"202609010001"}
+    assert found({"q": "2026080"}) == {SAMPLE_ID}  # an id starts with it
+    assert found({"since": "2026-08-02"}) == {"202609010001"}
+    assert found({"until": "2026-08-01"}) == {SAMPLE_ID}
+    assert found({"q": "", "since": "", "until": ""}) == both  # a form's empty fields
+    bad = client.get("/events", params={"since": "August"})
+    assert bad.status_code == 422 and "write it as YYYY-MM-DD" in bad.text
+
+
+def test_head_is_answered_like_get_without_a_body(client: Any) -> None:
+    for path in ("/", "/members", f"/events/{SAMPLE_ID}", "/static/style.css", "/api/players/30000001"):
+        head, get = client.head(path), client.get(path)
+        assert head.status_code == get.status_code == 200, path
+        assert head.content == b"" and head.headers["content-type"] == get.headers["content-type"]
+
+
+def test_responses_are_compressed_and_static_files_cacheable(client: Any) -> None:
+    page = client.get(f"/events/{SAMPLE_ID}", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip"
+    plain = client.get(f"/events/{SAMPLE_ID}", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text == page.text
+    home = client.get("/").text
+    link = re.search(r'href="(/static/style\.css\?v=[0-9a-f]{8})"', home)
+    assert link is not None  # the stylesheet is linked with its digest
+    css = client.get(link.group(1))
+    assert css.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.get("/static/style.css").headers["cache-control"] == "public, max-age=3600"
+
+
+def test_every_page_has_a_skip_link_and_named_navigation(client: Any) -> None:
+    for path in ("/", "/members", "/events", "/list", "/players/30000001"):
+        html = client.get(path).text
+        assert '<a class="skip" href="#content">' in html and '<main id="content"' in html
+        assert all("aria-label=" in nav for nav in re.findall(r"<nav[^>]*>", html)), path

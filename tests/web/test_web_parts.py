@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from uscf_ratings.cli.main import cli
-from uscf_ratings.web.chart import Point, history_svg, points_from_history
+from uscf_ratings.web.chart import NARROW, Point, history_svg, points_from_history, time_ticks
 from uscf_ratings.web.settings import parse_size
 
 
-def history(posts: list[float], pre: float | None = 1500.0) -> list[dict[str, object]]:
-    return [{"system": "R", "end_date": f"2026-{m + 1:02d}-01", "event": f"E{m}",
+def history(days: list[str], posts: list[float], pre: float | None = 1500.0
+            ) -> list[dict[str, object]]:
+    return [{"system": "R", "end_date": day, "event": f"E{m}", "event_id": f"e{m}",
              "pre": pre if m == 0 else posts[m - 1], "post": post, "games_after": 30 + m}
-            for m, post in enumerate(posts)]
+            for m, (day, post) in enumerate(zip(days, posts, strict=True))]
 
 
 def polyline(svg: str) -> list[tuple[float, float]]:
@@ -25,31 +27,64 @@ def polyline(svg: str) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in (p.split(",") for p in found.group(1).split())]
 
 
-def test_chart_draws_the_start_and_every_event_left_to_right() -> None:
-    svg = history_svg(points_from_history(history([1520.0, 1490.0, 1610.0]), "R"), "R")
+def test_chart_places_events_by_date() -> None:
+    """Events on January 1, January 8 and July 1: 7 days, then 174 days apart, so the
+    second gap is drawn about 174 / 7 = 25 times as wide as the first. The rating the
+    history starts from is drawn on the first event's day."""
+    svg = history_svg(points_from_history(history(
+        ["2026-01-01", "2026-01-08", "2026-07-01"], [1490.0, 1610.0, 1550.0]), "R"), "Regular")
     points = polyline(svg)
-    assert len(points) == 4
-    assert [x for x, _ in points] == sorted(x for x, _ in points)
+    xs = [x for x, _ in points]
+    assert len(points) == 4 and xs[0] == xs[1] < xs[2] < xs[3]
+    assert 23 < (xs[3] - xs[2]) / (xs[2] - xs[1]) < 27  # pixels are whole: about 25
     ys = [y for _, y in points]
-    assert ys[3] < ys[1] < ys[0] < ys[2]  # higher ratings are drawn higher
-    assert svg.count("<circle") == 4 and "2026-03-01 E2: 1610.00 (N 32)" in svg
+    assert ys[2] < ys[3] < ys[0] < ys[1]  # 1610 > 1550 > 1500 > 1490: higher is drawn higher
+    assert svg.count("<circle") == 4 and "2026-01-08 E1: 1610" in svg
 
 
 def test_chart_of_an_unrated_start_and_one_event() -> None:
-    svg = history_svg(points_from_history(history([1200.0], pre=None), "R"), "R")
+    svg = history_svg(points_from_history(history(["2026-03-01"], [1200.0], pre=None), "R"), "R")
     assert len(polyline(svg)) == 1 and svg.count("<circle") == 1
 
 
-def test_chart_shows_the_floor_and_labels_at_most_six_dates() -> None:
-    points = [Point(1400.0 + i, f"2026-01-{i + 1:02d}", "") for i in range(20)]
-    svg = history_svg(points, "R", floor=1300.0)
-    assert 'class="floor"' in svg
-    labels = re.findall(r'text-anchor="(?:start|middle|end)">(2026[^<]+)<', svg)
-    assert 1 < len(labels) <= 7 and labels[-1] == "2026-01-20"
+def test_chart_scales_to_the_ratings_and_marks_a_floor_below_them() -> None:
+    """Ratings 1950 to 2010 with a floor of 100. The axis covers the ratings with 5
+    points to spare, 1945 to 2015: a span of 70, so a step of 20 (a step of 10 would
+    make 7 gridlines, more than 6), from 1940 to 2020; not down to 100. The floor is
+    written at the bottom edge."""
+    points = [Point(date(2026, 1, 1 + i), 1950.0 + 10 * i, "") for i in range(7)]
+    svg = history_svg(points, "Regular", floor=100.0)
+    levels = [int(v) for v in re.findall(r'text-anchor="end">(\d+)</text>', svg)]
+    assert min(levels) == 1940 and max(levels) == 2020
+    assert 'class="floor"' not in svg and "floor 100, below the chart" in svg
+    inside = history_svg(points, "Regular", floor=1960.0)
+    assert 'class="floor"' in inside and "floor 1960<" in inside
+
+
+def test_chart_has_axis_titles_and_a_summary() -> None:
+    points = [Point(date(2025, 5, 3), 1500.0, "A"), Point(date(2026, 2, 7), 1580.0, "B")]
+    svg = history_svg(points, "Quick", width=NARROW)
+    assert '<svg class="chart narrow" width="360"' in svg
+    assert ">Rating</text>" in svg and ">Date (each point: an event's last day)</text>" in svg
+    assert ("<desc>2 events from 2025-05-03 to 2026-02-07: from 1500 to 1580; lowest 1500 "
+            "(2025-05-03), highest 1580 (2026-02-07).</desc>") in svg
+
+
+@pytest.mark.parametrize(("first", "last", "most", "labels"), [
+    # seven years: a tick each year, or every second year where four fit
+    (date(2019, 6, 1), date(2026, 6, 1), 7, ["2020", "2021", "2022", "2023", "2024", "2025", "2026"]),
+    (date(2019, 6, 1), date(2026, 6, 1), 4, ["2020", "2022", "2024", "2026"]),
+    # five months: a tick each month, the year on the first
+    (date(2026, 1, 15), date(2026, 6, 20), 7, ["Feb 2026", "Mar", "Apr", "May", "Jun"]),
+    # across a new year: the year on January's tick
+    (date(2025, 10, 15), date(2026, 2, 20), 7, ["Nov 2025", "Dec", "Jan 2026", "Feb"]),
+])
+def test_time_ticks(first: date, last: date, most: int, labels: list[str]) -> None:
+    assert [t.label for t in time_ticks(first, last, most)] == labels
 
 
 def test_chart_escapes_event_names() -> None:
-    svg = history_svg([Point(1500.0, "", "<b>&</b>")], "R")
+    svg = history_svg([Point(date(2026, 1, 1), 1500.0, "<b>&</b>")], "R")
     assert "<b>" not in svg and "&lt;b&gt;&amp;&lt;/b&gt;" in svg
 
 

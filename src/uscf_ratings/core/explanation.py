@@ -52,8 +52,18 @@ def stored_outcomes(laid: Lineup, ratings: Sequence[Rating | None], games: Games
         out.append(Outcome(laid.pairs[e], laid.systems[g],
                            None if rating is None else rating.rating,
                            None if rating is None else rating.games, post, state.games,
-                           final.floor[row], state))
+                           final.floor[row], state, *_won_drawn_lost(games, row)))
     return tuple(out)
+
+
+def _won_drawn_lost(games: Games, row: int) -> tuple[int, int, int]:
+    """Row ``row``'s rated games in the event: won, drawn and lost."""
+    wins = draws = 0
+    for j in range(games.first[row], games.last[row]):
+        s = games.score[j]
+        wins += s == 1.0
+        draws += s == 0.5
+    return wins, draws, games.last[row] - games.first[row] - wins - draws
 
 
 def _known(count: int) -> int | None:

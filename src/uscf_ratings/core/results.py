@@ -118,6 +118,10 @@ class Outcome(NamedTuple):
     games_after: int
     floor: float | None  #: the highest floor in force after the event, if computed
     state_after: Rating
+    #: the event's rated games won, drawn and lost (None: not counted by this path)
+    wins: int | None = None
+    draws: int | None = None
+    losses: int | None = None
 
 
 def outcomes_of(result: SectionResult) -> tuple[Outcome, ...]:

@@ -27,17 +27,35 @@ def display(rating: float, games: int) -> str:
 
 
 def player(c: Connection, member_id: str) -> dict[str, Any] | None:
+    """A member's ratings per system and history (oldest first), with the rated games
+    won, drawn and lost in each event (``history``) and in all the events on record
+    (``ratings``: None where no event of the system has its counts, which rows stored
+    before the office kept them lack)."""
     member_id = aliases(c).get(member_id, member_id)
     row = c.execute(select(t.members).where(t.members.c.id == member_id)).first()
     if row is None:
         return None
     states = latest_states(c, [member_id])
-    floors = {r.system: r.floor for r in c.execute(
-        select(t.ratings.c.system, t.ratings.c.floor).where(t.ratings.c.member_id == member_id)
-        .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
-                  t.ratings.c.section))}
+    history = [
+        {"event_id": r.event_id, "event": r.name, "section": r.section,
+         "end_date": r.end_date.isoformat(), "system": r.system,
+         "pre": r.pre, "post": r.post, "post_rounded": rounded_rating(r.post),
+         "games_after": r.games_after, "floor": r.floor,
+         "wins": r.wins, "draws": r.draws, "losses": r.losses}
+        for r in c.execute(
+            select(t.ratings.c.event_id, t.events.c.name, t.ratings.c.section,
+                   t.ratings.c.end_date, t.ratings.c.system, t.ratings.c.pre, t.ratings.c.post,
+                   t.ratings.c.games_after, t.ratings.c.floor, t.ratings.c.wins,
+                   t.ratings.c.draws, t.ratings.c.losses)
+            .join(t.events, t.events.c.id == t.ratings.c.event_id)
+            .where(t.ratings.c.member_id == member_id)
+            .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
+                      t.ratings.c.section, t.ratings.c.system))
+    ]
+    floors = {h["system"]: h["floor"] for h in history}  # in order: the last wins
     ratings = {}
     for (_, system), state in sorted(states.items(), key=lambda kv: kv[0][1].value):
+        counted = [h for h in history if h["system"] == system.value and h["wins"] is not None]
         ratings[system.value] = {
             "rating": round_half_up(state.rating, 2),
             "display": display(state.rating, state.games),
@@ -45,24 +63,16 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
             "floor": floors.get(system.value),
             "peak": state.peak,
             "as_of": state.date.isoformat() if state.date else None,
+            **{name: sum(h[name] for h in counted) if counted else None
+               for name in RESULT_COUNTS},
         }
-    history = [
-        {"event_id": r.event_id, "event": r.name, "section": r.section,
-         "end_date": r.end_date.isoformat(), "system": r.system,
-         "pre": r.pre, "post": r.post, "post_rounded": rounded_rating(r.post),
-         "games_after": r.games_after, "floor": r.floor}
-        for r in c.execute(
-            select(t.ratings.c.event_id, t.events.c.name, t.ratings.c.section,
-                   t.ratings.c.end_date, t.ratings.c.system, t.ratings.c.pre, t.ratings.c.post,
-                   t.ratings.c.games_after, t.ratings.c.floor)
-            .join(t.events, t.events.c.id == t.ratings.c.event_id)
-            .where(t.ratings.c.member_id == member_id)
-            .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
-                      t.ratings.c.section, t.ratings.c.system))
-    ]
     merged = sorted(k for k, v in aliases(c).items() if v == member_id)
     return {"id": member_id, "name": row.name, "state": row.state, "merged_ids": merged,
             "ratings": ratings, "history": history}
+
+
+#: the rated games a player won, drew and lost, as `player` names them
+RESULT_COUNTS = ("wins", "draws", "losses")
 
 
 def event(c: Connection, event_id: str) -> dict[str, Any] | None:

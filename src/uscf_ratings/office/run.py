@@ -266,7 +266,10 @@ class RatingRun:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
-        return outcomes_of(rate_section(prepared)), ids
+        played = {p.pair: [r.code for r in p.results if r.played] for p in section.players}
+        return tuple(o._replace(wins=played[o.pair].count("W"), draws=played[o.pair].count("D"),
+                                losses=played[o.pair].count("L"))
+                     for o in outcomes_of(rate_section(prepared))), ids
 
     def _load(self, names: dict[str, str]) -> None:
         """Members first seen by this run: their facts and states; a row for new ids."""

@@ -107,6 +107,8 @@ ratings = Table(
     Column("games_after", Integer),
     Column("floor", Float),  #: the floor in force after the event
     Column("state_after", Text),  #: JSON, the input shape of a rating
+    #: the event's rated games won, drawn and lost (NULL in rows stored before 0003)
+    Column("wins", Integer), Column("draws", Integer), Column("losses", Integer),
     # No explanation is stored: office/explain.py rebuilds it by rating the section again.
     Index("ratings_member", "member_id", "system", "end_date"),
     Index("ratings_order", "end_date", "start_date", "event_id", "section"),

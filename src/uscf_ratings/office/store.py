@@ -283,7 +283,7 @@ def outcome_row(section: SectionColumns, member: str, outcome: Outcome) -> tuple
     event_id, number, end, start = section
     return (event_id, number, member, SYSTEM_CODES[outcome.system], end, start, outcome.pre,
             outcome.pre_games, outcome.post, outcome.games_after, outcome.floor,
-            state_json(outcome.state_after))
+            state_json(outcome.state_after), outcome.wins, outcome.draws, outcome.losses)
 
 
 def insert_outcomes(driver: Driver, rows: list[tuple[Any, ...]]) -> None:

@@ -8,9 +8,9 @@ from importlib.metadata import PackageNotFoundError, version
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from ..office.office import Office
 from . import openapi
@@ -19,6 +19,7 @@ from .headers import SecurityHeaders
 from .limits import BodyLimit
 from .problems import Issue, Problem
 from .routes import api, estimator, office_pages
+from .serving import CachedStaticFiles, HeadAsGet
 from .settings import Settings
 from .templating import configure
 
@@ -51,12 +52,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure(templates, has_database=settings.db_url is not None, settings=settings)
     app.state.uscf = AppState(settings, Office(settings.db_url) if settings.db_url else None,
                               templates)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")
     for module in (estimator, office_pages, api):
         app.include_router(module.router)
     _handle_errors(app, templates)
     app.add_middleware(BodyLimit, limit=settings.max_upload)
     app.add_middleware(SecurityHeaders)
+    # pages and JSON compress to about a tenth; below 1 KB it is not worth the bytes
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(HeadAsGet)  # outermost: everything else sees a GET
     openapi.install(app)
     return app
 

@@ -1,92 +1,176 @@
 """A rating-history chart, drawn on the server as SVG: no script, nothing to fetch.
 
-One step along the x axis is one rated event (as on a rating card), so a short history
-is as readable as a long one; the dates are written under the points. The first point is
-the rating the history starts from, when the player had one.
+Events are placed by date on a time axis, so months without a game look like months.
+The rating axis covers the ratings, not the floor: a floor far below them is marked at
+the bottom edge with its value instead of squashing the line. The chart is drawn twice,
+for a phone's width and a desktop's (the page's stylesheet shows one), so that its text
+keeps its size instead of shrinking with the picture; each has a title and a summary for
+screen readers, and the page lists every number in its history table.
 
->>> svg = history_svg(points_from_history([
-...     {"system": "R", "end_date": "2026-08-01", "event": "Club", "pre": 1850.37,
-...      "post": 1845.9, "games_after": 124}], "R"), "R")
->>> svg.count("<circle"), "<polyline" in svg
-(2, True)
+>>> from datetime import date
+>>> points = [Point(date(2024, 3, 2), 1450.0, "Spring Open"),
+...           Point(date(2026, 8, 1), 1620.4, "Club")]
+>>> svg = history_svg(points, "Regular", floor=1300.0, width=WIDE)
+>>> svg.count("<circle"), '<polyline' in svg, "Rating" in svg
+(2, True, True)
+>>> [t.label for t in time_ticks(date(2024, 3, 2), date(2026, 8, 1), 8)]
+['2025', '2026']
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from html import escape
 from typing import Any
 
-WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 34  #: room for the axis labels
-MAX_DATE_LABELS = 6
+NARROW, WIDE = 360, 640  #: the two widths drawn, in CSS pixels
+HEIGHT = 250
+LEFT, RIGHT, TOP, BOTTOM = 56, 14, 12, 46  #: room for the tick labels and axis titles
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 @dataclass(frozen=True)
 class Point:
+    day: date  #: the event's last day
     rating: float
-    label: str  #: the date written under the point ("" for none)
-    title: str  #: the tooltip
+    event: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    day: date
+    label: str
 
 
 def points_from_history(history: Sequence[dict[str, Any]], system: str) -> list[Point]:
     """The chart's points for one system, from `uscf_ratings.office.queries.player`'s
-    history (oldest first)."""
+    history (oldest first): each event's post-event rating on its last day, after the
+    rating the first one started from (if the player had one)."""
     rows = [h for h in history if h["system"] == system and h["post"] is not None]
-    points = []
-    if rows and rows[0]["pre"] is not None:
-        points.append(Point(rows[0]["pre"], "", f"before {rows[0]['event']}: {rows[0]['pre']:.2f}"))
-    for h in rows:
-        points.append(Point(h["post"], h["end_date"],
-                            f"{h['end_date']} {h['event']}: {h['post']:.2f} (N {h['games_after']})"))
+    points = [Point(date.fromisoformat(h["end_date"]), h["post"], h["event"] or h["event_id"])
+              for h in rows]
+    if rows and rows[0]["pre"] is not None:  # where the record starts: drawn on the same day
+        points.insert(0, replace(points[0], rating=rows[0]["pre"],
+                                 event=f"before {points[0].event}"))
     return points
 
 
-def _grid_step(span: float) -> int:
-    """Gridlines every 50, 100, 200 or 500 points: about four to eight of them."""
-    return next((s for s in (50, 100, 200, 500) if span / s <= 8), 1000)
+def time_ticks(first: date, last: date, most: int) -> list[Tick]:
+    """Ticks at the starts of years, of months or of weeks, whichever gives at most
+    ``most`` ticks between ``first`` and ``last``."""
+    for years in (1, 2, 5, 10, 20, 50):
+        ticks = [Tick(date(y, 1, 1), str(y)) for y in range(first.year, last.year + 1)
+                 if y % years == 0 and first <= date(y, 1, 1) <= last]
+        if len(ticks) >= 2 and len(ticks) <= most:
+            return ticks
+    for months in (1, 2, 3, 6):  # the year on the first tick and on each January's
+        starts = [d for d in _month_starts(first, last) if (d.month - 1) % months == 0]
+        if 2 <= len(starts) <= most:
+            return [Tick(d, MONTHS[d.month - 1] + (f" {d.year}" if i == 0 or d.month <= months
+                                                   else ""))
+                    for i, d in enumerate(starts)]
+    days = max(1, math.ceil((last - first).days / max(most - 1, 1)))
+    start = first + timedelta(days=(7 - first.weekday()) % 7) if days >= 7 else first
+    return [Tick(d, f"{MONTHS[d.month - 1]} {d.day}")
+            for d in (start + timedelta(days=days * i) for i in range(most)) if d <= last]
 
 
-def history_svg(points: Sequence[Point], system: str, floor: float | None = None) -> str:
-    """The chart as an ``<svg>`` element; the points are joined by a ``<polyline>``."""
-    values = [p.rating for p in points] + ([floor] if floor else [])
-    low, high = min(values, default=1000.0), max(values, default=1000.0)
-    step = _grid_step(max(high - low, 1.0))
-    low = math.floor((low - 1) / step) * step
-    high = math.ceil((high + 1) / step) * step
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+def _month_starts(first: date, last: date) -> list[date]:
+    found = []
+    year, month = first.year, first.month
+    while (year, month) <= (last.year, last.month):
+        if date(year, month, 1) >= first:
+            found.append(date(year, month, 1))
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return found
 
-    def x(i: int) -> float:
-        return LEFT + (inner_w * i / (len(points) - 1) if len(points) > 1 else inner_w / 2)
+
+def rating_ticks(low: float, high: float) -> tuple[float, float, int]:
+    """The rating axis: its bottom and top on a round step, and the step (about four to
+    seven gridlines)."""
+    step = next((s for s in (10, 20, 25, 50, 100, 200, 250, 500) if (high - low) / s <= 6), 1000)
+    bottom = math.floor(low / step) * step
+    top = math.ceil(high / step) * step
+    if top - bottom < step:  # one rating: a step either side
+        bottom, top = bottom - step, top + step
+    return bottom, top, step
+
+
+def history_svg(points: Sequence[Point], system: str, floor: float | None = None,
+                width: int = WIDE) -> str:
+    """The chart as an ``<svg>`` element ``width`` pixels wide: the points joined by a
+    ``<polyline>``, the floor dashed."""
+    ratings = [p.rating for p in points] or [1000.0]
+    bottom, top, step = rating_ticks(min(ratings) - 5, max(ratings) + 5)
+    first = min((p.day for p in points), default=date(2000, 1, 1))
+    last = max((p.day for p in points), default=first)
+    pad = timedelta(days=max(15, (last - first).days // 40))
+    start, end = first - pad, last + pad
+    inner_w, inner_h = width - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(day: date) -> float:
+        return LEFT + inner_w * (day - start).days / (end - start).days
 
     def y(rating: float) -> float:
-        return TOP + inner_h * (high - rating) / (high - low)
+        return TOP + inner_h * (top - rating) / (top - bottom)
 
-    parts = [(f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-              f'xmlns="http://www.w3.org/2000/svg" aria-label="{escape(system)} rating history">'),
-             f"<title>{escape(system)} rating history</title>"]
-    for level in range(int(low), int(high) + 1, step):
-        parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
-                     f'y1="{y(level):.1f}" y2="{y(level):.1f}"/>')
-        parts.append(f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4:.1f}" '
-                     f'text-anchor="end">{level}</text>')
-    if floor:
-        parts.append(f'<line class="floor" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
-                     f'y1="{y(floor):.1f}" y2="{y(floor):.1f}"><title>floor {floor:g}</title></line>')
-    coords = " ".join(f"{x(i):.1f},{y(p.rating):.1f}" for i, p in enumerate(points))
+    title = f"{system} rating history"
+    kind = "wide" if width >= WIDE else "narrow"
+    parts = [f'<svg class="chart {kind}" width="{width}" height="{HEIGHT}" '
+             f'viewBox="0 0 {width} {HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg">',
+             f"<title>{escape(title)}</title>", f"<desc>{escape(summary(points))}</desc>"]
+    for level in range(int(bottom), int(top) + 1, step):
+        parts += [f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y(level):.0f}" '
+                  f'y2="{y(level):.0f}"/>',
+                  f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4:.0f}" '
+                  f'text-anchor="end">{level}</text>']
+    for tick in time_ticks(start, end, 7 if width >= WIDE else 4):
+        parts += [f'<line class="tick" x1="{x(tick.day):.0f}" x2="{x(tick.day):.0f}" '
+                  f'y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM + 5}"/>',
+                  f'<text class="axis" x="{x(tick.day):.0f}" y="{HEIGHT - BOTTOM + 18}" '
+                  f'text-anchor="middle">{escape(tick.label)}</text>']
+    parts += _floor(floor, bottom, top, y, width)
+    parts.append(f'<line class="frame" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" '
+                 f'y2="{HEIGHT - BOTTOM}"/>')
+    parts.append(f'<text class="title" x="{LEFT + inner_w / 2:.0f}" y="{HEIGHT - 6}" '
+                 'text-anchor="middle">Date (each point: an event\'s last day)</text>')
+    parts.append(f'<text class="title" transform="translate(14 {TOP + inner_h / 2:.0f}) '
+                 'rotate(-90)" text-anchor="middle">Rating</text>')
+    coords = " ".join(f"{x(p.day):.0f},{y(p.rating):.0f}" for p in points)
     parts.append(f'<polyline class="line" points="{coords}"/>')
-    labelled = [i for i, p in enumerate(points) if p.label]
-    every = max(1, math.ceil(len(labelled) / MAX_DATE_LABELS))
-    shown = set(labelled[::-every])  # counted from the end: the latest date is always shown
-    for i, p in enumerate(points):
-        parts.append(f'<circle class="point" cx="{x(i):.1f}" cy="{y(p.rating):.1f}" r="3.5">'
-                     f"<title>{escape(p.title)}</title></circle>")
-        if i in shown:  # the ends are anchored inside the chart, so as not to be cut off
-            anchor = ("middle" if len(points) == 1 else "start" if i == 0
-                      else "end" if i == len(points) - 1 else "middle")
-            parts.append(f'<text class="axis" x="{x(i):.1f}" y="{HEIGHT - 10}" '
-                         f'text-anchor="{anchor}">{escape(p.label)}</text>')
+    for p in points:
+        parts.append(f'<circle class="point" cx="{x(p.day):.0f}" cy="{y(p.rating):.0f}" '
+                     f'r="3.5"><title>{p.day.isoformat()} {escape(p.event)}: '
+                     f'{p.rating:g}</title></circle>')
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _floor(floor: float | None, bottom: float, top: float, y: Any, width: int) -> list[str]:
+    """The floor as a dashed line where it lies within the axis; below it, a note at the
+    bottom edge (a floor of 100 under ratings near 2000 would flatten the line)."""
+    if not floor:
+        return []
+    if floor >= bottom:
+        at = y(min(floor, top))
+        return [f'<line class="floor" x1="{LEFT}" x2="{width - RIGHT}" y1="{at:.0f}" '
+                f'y2="{at:.0f}"/>',
+                f'<text class="floor-label" x="{width - RIGHT - 4}" y="{at - 5:.0f}" '
+                f'text-anchor="end">floor {floor:g}</text>']
+    return [f'<text class="floor-label" x="{width - RIGHT - 4}" y="{y(bottom) - 6:.0f}" '
+            f'text-anchor="end">floor {floor:g}, below the chart &#8595;</text>']
+
+
+def summary(points: Sequence[Point]) -> str:
+    """The chart in one sentence, for a screen reader."""
+    if not points:
+        return "No rated event yet."
+    low = min(points, key=lambda p: p.rating)
+    high = max(points, key=lambda p: p.rating)
+    events = "one event" if len(points) == 1 else f"{len(points)} events"
+    return (f"{events} from {points[0].day.isoformat()} to {points[-1].day.isoformat()}: "
+            f"from {points[0].rating:g} to {points[-1].rating:g}; lowest {low.rating:g} "
+            f"({low.day.isoformat()}), highest {high.rating:g} ({high.day.isoformat()}).")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +13,7 @@ from sqlalchemy import Connection
 
 from ..office.db import DatabaseError, check_schema
 from ..office.office import Office
+from .lists import RatingLists
 from .problems import from_office_error, no_database
 from .settings import Settings
 
@@ -24,6 +25,7 @@ class AppState:
     settings: Settings
     office: Office | None
     templates: Jinja2Templates
+    lists: RatingLists = field(default_factory=RatingLists)
 
 
 def app_state(request: Request) -> AppState:

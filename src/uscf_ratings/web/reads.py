@@ -9,6 +9,7 @@ Nothing here selects the birth date column.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, func, or_, select
@@ -57,7 +58,7 @@ def members(c: Connection, query: str, limit: int, offset: int = 0) -> tuple[lis
     where: list[ColumnElement[bool]] = [t.members.c.merged_into.is_(None)]
     text = query.strip()
     if text:
-        pattern = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = _like(text)
         where.append(or_(t.members.c.id.like(f"{pattern}%", escape="\\"),
                          func.lower(t.members.c.name).like(f"%{pattern}%", escape="\\")))
     total = c.execute(select(func.count()).select_from(t.members).where(*where)).scalar_one()
@@ -80,12 +81,31 @@ class EventRow:
     corrections: int
 
 
-def events(c: Connection, limit: int, offset: int = 0) -> tuple[list[EventRow], int]:
-    """Events, the latest first."""
-    total = c.execute(select(func.count()).select_from(t.events)).scalar_one()
+def events(c: Connection, limit: int, offset: int = 0, query: str = "",
+           since: date | None = None, until: date | None = None) -> tuple[list[EventRow], int]:
+    """Events, the latest first: those whose name contains ``query`` or whose id starts
+    with it (case ignored), and that end on or after ``since`` and start on or before
+    ``until`` (an event running on a day is found by that day for both); and how many
+    match in all."""
+    where: list[ColumnElement[bool]] = []
+    text = query.strip()
+    if text:
+        pattern = _like(text)
+        where.append(or_(t.events.c.id.like(f"{pattern}%", escape="\\"),
+                         func.lower(t.events.c.name).like(f"%{pattern}%", escape="\\")))
+    if since is not None:
+        where.append(t.events.c.end_date >= since)
+    if until is not None:
+        where.append(t.events.c.start_date <= until)
+    total = c.execute(select(func.count()).select_from(t.events).where(*where)).scalar_one()
     rows = c.execute(select(t.events.c.id, t.events.c.name, t.events.c.start_date,
-                            t.events.c.end_date, t.events.c.corrections)
+                            t.events.c.end_date, t.events.c.corrections).where(*where)
                      .order_by(t.events.c.end_date.desc(), t.events.c.id.desc())
                      .limit(limit).offset(offset))
     return [EventRow(r.id, r.name, r.start_date.isoformat(), r.end_date.isoformat(),
                      r.corrections) for r in rows], total
+
+
+def _like(text: str) -> str:
+    """``text`` lowered, for a LIKE pattern: its own % and _ are matched as themselves."""
+    return text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -9,7 +10,14 @@ from fastapi.templating import Jinja2Templates
 
 from ..core.model import System
 from .estimator import AGE_GROUPS
+from .serving import digests
 from .settings import Settings
+
+STATIC_DIGESTS = digests(Path(__file__).resolve().parent / "static")
+#: the systems in words, as the pages name them (the 2025 text's opening paragraph)
+SYSTEM_NAMES = {System.R: "Regular", System.Q: "Quick", System.B: "Blitz",
+                System.OR: "Online Regular", System.OQ: "Online Quick",
+                System.OB: "Online Blitz"}
 
 
 def two_places(value: object) -> str:
@@ -31,14 +39,18 @@ def plain(value: object) -> str:
 def url_for(context: Any, name: str, /, **params: Any) -> str:
     """A route's path, without scheme and host: links keep working behind a proxy that
     does not pass the original host on (Starlette's own url_for gives absolute URLs)."""
-    return str(context["request"].url_for(name, **params).path)
+    path = str(context["request"].url_for(name, **params).path)
+    if name == "static":  # the file's digest: the browser keeps it until the file changes
+        return f"{path}?v={STATIC_DIGESTS.get(params.get('path', ''), '0')}"
+    return path
 
 
 def configure(templates: Jinja2Templates, *, has_database: bool, settings: Settings) -> None:
     env = templates.env
     env.globals.update(has_database=has_database, max_upload=settings.max_upload,
                        max_games=settings.max_games, systems=[s.value for s in System],
-                       age_groups=AGE_GROUPS)
+                       age_groups=AGE_GROUPS,
+                       system_names={s.value: name for s, name in SYSTEM_NAMES.items()})
     env.globals["url_for"] = url_for
     env.filters.update(r2=two_places, plain=plain)
     # Undefined names are errors, so that a typo in a template fails its test instead of

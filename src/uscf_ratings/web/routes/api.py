@@ -17,15 +17,14 @@ from starlette.concurrency import run_in_threadpool
 from ...core.model import Event, System
 from ...core.results import SectionResult
 from ...formats.result_json import event_to_dict
-from ...office import queries
 from ...office.db import DatabaseError
 from ...office.office import Office, OfficeError
 from .. import reads
 from ..auth import Writer
-from ..deps import Reading, office
+from ..deps import Reading, app_state, office
 from ..limits import MAX_OFFSET, MAX_SEARCH
 from ..openapi import EVENT_BODY
-from ..privacy import public_section, whole
+from ..privacy import public_section
 from ..problems import RATING_FAILURES, Problem, from_office_error, from_rating_error
 from ..rating import rate_document
 from ..uploads import event_from_json_text
@@ -84,12 +83,21 @@ def members(c: Reading, q: str = Query("", max_length=MAX_SEARCH),
 
 
 @router.get("/list", summary="The rating list as of a date")
-def rating_list(c: Reading, as_of: date, system: System = System.R) -> list[dict[str, Any]]:
+def rating_list(request: Request, c: Reading, as_of: date, system: System = System.R,
+                q: str = Query("", max_length=MAX_SEARCH),
+                limit: int | None = Query(None, ge=1, le=MAX_OFFSET),
+                offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[dict[str, Any]]:
     """Each member's rating after the last event ending on or before `as_of`, highest
-    first: the entries of `uscf db list --format json`, the rating to whole points."""
-    return [{"id": e.id, "name": e.name, "rating": whole(e.rating), "display": e.display,
-             "games": e.games, "as_of": e.as_of.isoformat() if e.as_of else None}
-            for e in queries.rating_list(c, as_of, system)]
+    first: the entries of `uscf db list --format json`, the rating to whole points, and
+    each member's place in the whole list (`rank`). `q` keeps the members whose id starts
+    with it or whose name contains it; `limit` and `offset` give a part of the list (by
+    default all of it)."""
+    lists = app_state(request).lists
+    found = lists.page(c, as_of, system, q, MAX_OFFSET if limit is None else limit, offset)
+    return [{"rank": r.rank, "id": r.entry.id, "name": r.entry.name, "rating": r.entry.rating,
+             "display": r.entry.display, "games": r.entry.games,
+             "as_of": r.entry.as_of.isoformat() if r.entry.as_of else None}
+            for r in found.rows]
 
 
 def _exists(the_office: Office, event_id: str) -> bool:

@@ -5,22 +5,20 @@ Each needs a database (``uscf serve --db URL``); without one they answer 503 say
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy import Connection
 
 from ...core.model import System
 from ...office import queries
 from .. import crosstable, reads
-from ..chart import history_svg, points_from_history
+from ..chart import NARROW, WIDE, history_svg, points_from_history
 from ..deps import Reading, app_state
 from ..limits import MAX_PAGE, MAX_SEARCH
-from ..privacy import whole
-from ..problems import Problem
+from ..problems import Issue, Problem
+from ..templating import SYSTEM_NAMES
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,18 +41,34 @@ def player(request: Request, member_id: str, c: Reading) -> Response:
     found = reads.player(c, member_id)
     if found is None:
         raise Problem(404, f"member {member_id} is not in the database")
-    charts = {system: history_svg(points_from_history(found["history"], system), system,
-                                  r["floor"])
-              for system, r in found["ratings"].items()}
+    charts = {}
+    for system, r in found["ratings"].items():
+        points = points_from_history(found["history"], system)
+        name = SYSTEM_NAMES[System(system)]
+        charts[system] = [history_svg(points, name, r["floor"], width) for width in (NARROW, WIDE)]
     return _render(request, "player.html", player=found, charts=charts)
 
 
 @router.get("/events", response_class=HTMLResponse, name="events")
-def events(request: Request, c: Reading, page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
+def events(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEARCH),
+           since: str = Query("", max_length=10), until: str = Query("", max_length=10),
+           page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
     size = app_state(request).settings.page_size
-    rows, total = reads.events(c, size, (page - 1) * size)
-    return _render(request, "events.html", rows=rows, total=total, page=page,
-                   pages=max(1, -(-total // size)))
+    first, last = _day(since, "From"), _day(until, "To")
+    rows, total = reads.events(c, size, (page - 1) * size, q, first, last)
+    return _render(request, "events.html", rows=rows, total=total, page=page, q=q,
+                   since=first, until=last, pages=max(1, -(-total // size)))
+
+
+def _day(text: str, field: str) -> date | None:
+    """A date field of a search form: empty is no date (a browser sends an empty field)."""
+    if not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise Problem(422, f"{field}: {text!r} is not a date; write it as YYYY-MM-DD",
+                      [Issue(f"{text!r} is not a date; write it as YYYY-MM-DD", field)]) from None
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse, name="event")
@@ -66,24 +80,25 @@ def event(request: Request, event_id: str, c: Reading) -> Response:
     return _render(request, "event.html", event=found, tables=tables)
 
 
-def _list(c: Connection, as_of: date | None, system: System) -> tuple[date, list[queries.ListEntry]]:
-    """The list, each rating to whole points: the public view (see `privacy`)."""
-    day = as_of or date.today()
-    return day, [replace(e, rating=whole(e.rating)) for e in queries.rating_list(c, day, system)]
-
-
 @router.get("/list", response_class=HTMLResponse, name="rating_list")
 def rating_list(request: Request, c: Reading, as_of: date | None = None,
-                system: System = System.R) -> Response:
-    day, entries = _list(c, as_of, system)
-    return _render(request, "list.html", entries=entries, as_of=day, system=system.value)
+                system: System = System.R, q: str = Query("", max_length=MAX_SEARCH),
+                page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
+    state = app_state(request)
+    size = state.settings.page_size
+    day = as_of or date.today()
+    found = state.lists.page(c, day, system, q, size, (page - 1) * size)
+    return _render(request, "list.html", rows=found.rows, total=found.total,
+                   everyone=found.size, as_of=day, system=system.value, q=q, page=page,
+                   pages=max(1, -(-found.total // size)))
 
 
 @router.get("/list.csv", name="rating_list_csv")
-def rating_list_csv(c: Reading, as_of: date | None = None,
+def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
                     system: System = System.R) -> Response:
-    """The same columns as ``uscf db list --format csv``."""
-    day, entries = _list(c, as_of, system)
+    """The same columns as ``uscf db list --format csv``, ratings to whole points."""
+    day = as_of or date.today()
+    entries = [r.entry for r in app_state(request).lists.ranked(c, day, system)]
     name = f"rating-list-{system.value}-{day.isoformat()}.csv"
     return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -1,0 +1,63 @@
+"""How responses travel: HEAD answered as GET without the body, static files cacheable.
+
+Compression is Starlette's own `GZipMiddleware` (app.py); what is here is what no
+middleware of the stack does for us:
+
+- FastAPI routes answer GET only, so a HEAD (link checkers, monitors, `curl -I`) got 405.
+  `HeadAsGet` runs the GET and sends its status and headers with no body (RFC 9110,
+  section 9.3.2: the same header fields as GET).
+- Static files are linked with a digest of their content (``style.css?v=1a2b3c4d``), so a
+  browser may keep them for a year: an upgrade that changes a file changes its link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: for a link that carries the file's digest; a link without one is kept an hour
+CACHE_VERSIONED = "public, max-age=31536000, immutable"
+CACHE_PLAIN = "public, max-age=3600"
+
+
+class HeadAsGet:
+    """ASGI middleware: a HEAD request is served as GET, and the body is left out."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if not message.get("more_body", False):
+                    await send({"type": "http.response.body", "body": b""})
+                return
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
+class CachedStaticFiles(StaticFiles):
+    """The app's CSS, script and icon, with a Cache-Control header."""
+
+    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
+                      scope: Scope, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        versioned = b"v=" in scope.get("query_string", b"")
+        response.headers["Cache-Control"] = CACHE_VERSIONED if versioned else CACHE_PLAIN
+        return response
+
+
+def digests(folder: Path) -> dict[str, str]:
+    """Each static file's name and the first 8 hex digits of its SHA-256, read once."""
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+            for path in sorted(folder.iterdir()) if path.is_file()}
