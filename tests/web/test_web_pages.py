@@ -7,6 +7,7 @@ import io
 import re
 from html import unescape
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 import pytest
@@ -353,3 +354,13 @@ def test_every_page_has_a_skip_link_and_named_navigation(client: Any) -> None:
         html = client.get(path).text
         assert '<a class="skip" href="#content">' in html and '<main id="content"' in html
         assert all("aria-label=" in nav for nav in re.findall(r"<nav[^>]*>", html)), path
+
+
+def test_event_page_gives_each_section_s_type_time_control_dates_and_rules(client: Any) -> None:
+    """The sample event's first section: Swiss, G/30;d5, on 2026-08-01, rated by the rule
+    set of the rules table in force that day."""
+    from uscf_ratings.core.rules import rules_for
+
+    text = text_of(client.get(f"/events/{SAMPLE_ID}").text)
+    assert f"Swiss, G/30;d5, 2026-08-01, {rules_for(date(2026, 8, 1)).name}" in text
+    assert "Dates 2026-08-01" in text

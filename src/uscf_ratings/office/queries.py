@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from ..core.formulas import published_form, round_half_up, rounded_rating
-from ..core.model import System
+from ..core.model import KFactor, SectionType, System
 from ..core.results import RatingResult
 from ..formats.csv_safety import safe_row
 from ..formats.result_json import rating_to_dict
@@ -97,7 +97,8 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     # the file as submitted, where a section may take the event's dates)
     stored = {r.number: r for r in c.execute(
         select(t.sections.c.number, t.sections.c.start_date, t.sections.c.end_date,
-               t.sections.c.systems).where(t.sections.c.event_id == event_id))}
+               t.sections.c.systems, t.sections.c.rule_set)
+        .where(t.sections.c.event_id == event_id))}
     sections = []
     for s in source["sections"]:
         players = []
@@ -112,7 +113,11 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
         sections.append({"number": s["number"], "name": s.get("name", ""),
                          "start_date": kept.start_date.isoformat(),
                          "end_date": kept.end_date.isoformat(),
-                         "systems": kept.systems.split(","), "players": players})
+                         "systems": kept.systems.split(","),
+                         "time_control": s.get("time_control"),
+                         "type": s.get("type", SectionType.SWISS.value),
+                         "k": s.get("k", KFactor.FULL.value),
+                         "rule_set": kept.rule_set.isoformat(), "players": players})
     return {"id": row.id, "name": row.name, "start_date": row.start_date.isoformat(),
             "end_date": row.end_date.isoformat(), "corrections": row.corrections,
             "sections": sections}

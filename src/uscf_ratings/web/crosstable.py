@@ -80,11 +80,28 @@ def row(player: dict[str, Any], systems: tuple[str, ...]) -> Row:
                tuple(change(s, ratings[s]) for s in systems if s in ratings))
 
 
+#: a section's type in words (core.model.SectionType)
+SECTION_TYPES = {"swiss": "Swiss", "round_robin": "round robin", "match": "individual match",
+                 "fide_foreign": "foreign FIDE event"}
+
+
 def from_office(section: dict[str, Any]) -> Crosstable:
-    """A section of `uscf_ratings.office.queries.event` (already made public)."""
+    """A section of `uscf_ratings.office.queries.event` (already made public), with its
+    type, time control, dates and rule set."""
     systems = tuple(section["systems"])
     return Crosstable(section["number"], section.get("name", ""), systems,
-                      tuple(row(p, systems) for p in section["players"]))
+                      tuple(row(p, systems) for p in section["players"]), office_facts(section))
+
+
+def office_facts(section: dict[str, Any]) -> str:
+    """What MSA shows above a section: "Swiss, G/30;d5, 2026-08-01, rules of 2025-07-26"."""
+    start, end = section["start_date"], section["end_date"]
+    facts = [SECTION_TYPES.get(section.get("type") or "swiss", str(section.get("type"))),
+             section.get("time_control") or "time control not given",
+             start if start == end else f"{start} .. {end}", f"rules of {section['rule_set']}"]
+    if section.get("k") == "half":
+        facts.append("half K")
+    return ", ".join(facts)
 
 
 def _cells(player: Player) -> list[str]:
