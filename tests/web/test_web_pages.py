@@ -44,7 +44,7 @@ def test_estimate_shows_the_engine_s_numbers_labelled_an_estimate(bare_client: A
     page = bare_client.post("/estimate", data=estimate_form())
     assert page.status_code == 200
     text = text_of(page.text)
-    assert "Estimate Your R rating after these games" in text
+    assert "Estimate Your Regular rating after these games" in text
     assert "1500.00 → 1526.02 shown as 1526" in text
     assert "opponents' own ratings move too" in text
     assert "standard: " in text and "Rules of 2025-01-01" in text
@@ -73,7 +73,7 @@ def test_estimate_form_problems_are_listed_beside_the_form(bare_client: Any) -> 
         rating="", opp_rating=["abc", "5000"], opp_games=["", "0"], result=["W", "X"]))
     assert page.status_code == 422
     text = text_of(page.text)
-    assert "give the rating and N, or choose unrated" in text
+    assert "give your rating (N too, if you know it), or choose unrated" in text
     assert "'abc' is not a number" in text
     assert "5000 is outside 1..3500" in text
     assert "'X' is not W, D or L" in text
@@ -159,7 +159,7 @@ def test_an_upload_over_the_limit_is_413() -> None:
     page = small.post("/estimate/section",
                       files={"file": ("big.json", sample_text() * 3, "application/json")})
     assert page.status_code == 413
-    assert "larger than this server accepts (4,096 bytes" in page.text
+    assert "The file is larger than this server accepts (at most 4 KB)." in page.text
     assert "<html" in page.text  # a page, not JSON, for a page's form
 
 

@@ -2,6 +2,13 @@
 
 Every field is checked and every problem reported at once, each named by its field, so
 the page can show them beside the form the person filled in.
+
+The fields: ``system`` (a system's code, or `DUAL` for Regular and Quick at once),
+``date``, ``status`` (rated or unrated), ``rating`` and ``games`` (N, optional),
+``quick_rating`` and ``quick_games`` (a dual-rated event), the unrated player's
+``age_group``, ``fide``, ``cfc`` and ``other_*``; ``mode`` (``games``: a result per game;
+``total``: a total ``score``), and one list per game column: ``opp_rating``,
+``opp_games``, ``opp_quick`` and ``result``.
 """
 
 from __future__ import annotations
@@ -16,7 +23,10 @@ from .problems import Issue, Problem
 
 T = TypeVar("T", int, float)  #: what a numeric field is read as
 MAX_RATING = 3500.0
+MAX_N = 100_000
 RESULTS = ("W", "D", "L")
+DUAL = "R+Q"  #: the ``system`` of a dual-rated event: Regular and Quick at once
+CODES = {s.value for s in System}
 
 
 class Form:
@@ -29,6 +39,11 @@ class Form:
 
     def text(self, name: str) -> str:
         return (self.values.get(name) or "").strip()
+
+    def cell(self, name: str, i: int) -> str:
+        """Row ``i`` of game column ``name``; empty where the column is short."""
+        column = self.lists.get(name, [])
+        return column[i] if i < len(column) else ""
 
     def number(self, name: str, label: str, convert: Callable[[str], T], low: float, high: float,
                text: str | None = None) -> T | None:
@@ -45,73 +60,118 @@ class Form:
             return None
         return value
 
+    def rating(self, name: str, label: str, text: str | None = None) -> float | None:
+        return self.number(name, label, float, 1, MAX_RATING, text)
 
-def _rating(form: Form, name: str, label: str, text: str | None = None) -> float | None:
-    return form.number(name, label, float, 1, MAX_RATING, text)
+    def games(self, name: str, label: str, text: str | None = None) -> int | None:
+        return self.number(name, label, int, 1, MAX_N, text)
 
 
 def parse(values: Mapping[str, str], lists: Mapping[str, list[str]], max_games: int) -> EstimateInput:
     form = Form(values, lists)
-    system = form.text("system") or "R"
-    if system not in {s.value for s in System}:
-        form.issues.append(Issue(f"{system!r} is not a rating system", "system"))
-        system = "R"
-    try:
-        day = date.fromisoformat(form.text("date")) if form.text("date") else date.today()
-    except ValueError:
-        form.issues.append(Issue(f"{form.text('date')!r} is not a date as YYYY-MM-DD", "date"))
-        day = date.today()
+    system, dual = _system(form)
+    day = _day(form)
     rating = games = None
-    others: list[OtherRating] = []
+    others: tuple[OtherRating, ...] = ()
     age_group = form.text("age_group") or "unknown"
     if form.text("status") != "unrated":
-        rating = _rating(form, "rating", "rating")
-        games = form.number("games", "N (games)", int, 1, 100_000)
-        if rating is None or games is None:
-            form.issues.append(Issue("give the rating and N, or choose unrated", "rating"))
+        rating = form.rating("rating", "rating")
+        games = form.games("games", "N (games)")
+        if rating is None and not any(i.where == "rating" for i in form.issues):
+            form.issues.append(Issue("give your rating (N too, if you know it), or choose "
+                                     "unrated", "rating"))
     else:
         if age_group not in AGE_GROUPS:
             form.issues.append(Issue(f"{age_group!r} is not an age group", "age group"))
-        other = form.text("other_system")
-        other_rating = _rating(form, "other_rating", "other US Chess rating")
-        if other and other_rating is not None:
-            if other not in {s.value for s in System}:
-                form.issues.append(Issue(f"{other!r} is not a rating system", "other system"))
-            else:
-                other_games = form.number("other_games", "other rating's N", int, 1, 100_000)
-                others.append(OtherRating(other, other_rating, other_games or 1))
-        for source, field in (("FIDE", "fide"), ("CFC", "cfc")):
-            value = _rating(form, field, f"{source} rating")
-            if value is not None:
-                others.append(OtherRating(source, value))
-    played = _games(form, max_games)
+        others = _others(form, dual)
+    quick = form.rating("quick_rating", "Quick rating") if dual else None
+    quick_games = form.games("quick_games", "Quick rating's N") if dual else None
+    played = _games(form, max_games, dual, total=form.text("mode") == "total")
+    total = _total(form, len(played)) if form.text("mode") == "total" else None
     if form.issues:
-        raise Problem(422, f"the form has {len(form.issues)} problem(s): "
+        count = len(form.issues)
+        raise Problem(422, f"the form has {count} problem{'' if count == 1 else 's'}: "
                       + "; ".join(f"{i.where}: {i.message}" for i in form.issues), form.issues)
-    return EstimateInput(System(system), day, rating, games, age_group, tuple(others), played)
+    return EstimateInput(System(system), day, rating, games, age_group, others, played,
+                         dual=dual, quick_rating=quick, quick_games=quick_games, total=total)
 
 
-def _games(form: Form, max_games: int) -> tuple[Game, ...]:
-    ratings = form.lists.get("opp_rating", [])
-    counts = form.lists.get("opp_games", [])
-    results = form.lists.get("result", [])
+def _system(form: Form) -> tuple[str, bool]:
+    """The system's code, and whether the event is dual-rated (Regular and Quick)."""
+    system = form.text("system") or "R"
+    if system == DUAL:
+        return "R", True
+    if system not in CODES:
+        form.issues.append(Issue(f"{system!r} is not a rating system", "system"))
+        return "R", False
+    return system, False
+
+
+def _day(form: Form) -> date:
+    try:
+        return date.fromisoformat(form.text("date")) if form.text("date") else date.today()
+    except ValueError:
+        form.issues.append(Issue(f"{form.text('date')!r} is not a date as YYYY-MM-DD", "date"))
+        return date.today()
+
+
+def _others(form: Form, dual: bool) -> tuple[OtherRating, ...]:
+    """An unrated player's other ratings: another US Chess rating, FIDE, CFC (Step 1)."""
+    others = []
+    other = form.text("other_system")
+    other_rating = form.rating("other_rating", "other US Chess rating")
+    if other and other_rating is not None:
+        if other not in CODES:
+            form.issues.append(Issue(f"{other!r} is not a rating system", "other system"))
+        elif dual and other == System.Q.value:
+            form.issues.append(Issue("in a dual-rated event, give your Quick rating in its "
+                                     "own field", "other system"))
+        else:
+            other_games = form.games("other_games", "other rating's N")
+            others.append(OtherRating(other, other_rating, other_games or 1))
+    for source, field in (("FIDE", "fide"), ("CFC", "cfc")):
+        value = form.rating(field, f"{source} rating")
+        if value is not None:
+            others.append(OtherRating(source, value))
+    return tuple(others)
+
+
+def _games(form: Form, max_games: int, dual: bool, total: bool) -> tuple[Game, ...]:
+    """One game a row with an opponent's rating; in the total-score mode, without results."""
     games: list[Game] = []
-    for i, raw in enumerate(ratings):
+    for i, raw in enumerate(form.lists.get("opp_rating", [])):
         if not raw.strip():
             continue  # an empty row of the form
         label = f"game {len(games) + 1}"
-        rating = _rating(form, "", f"{label} opponent's rating", raw)
-        n = form.number("", f"{label} opponent's N", int, 1, 100_000,
-                        counts[i] if i < len(counts) else "")
-        result = (results[i] if i < len(results) else "").strip().upper()
-        if result not in RESULTS:
+        rating = form.rating("", f"{label} opponent's rating", raw)
+        n = form.games("", f"{label} opponent's N", form.cell("opp_games", i))
+        quick = form.rating("", f"{label} opponent's Quick rating",
+                            form.cell("opp_quick", i)) if dual else None
+        result = "" if total else form.cell("result", i).strip().upper()
+        if not total and result not in RESULTS:
             form.issues.append(Issue(f"{result!r} is not W, D or L", f"{label} result"))
         elif rating is not None:
-            games.append(Game(rating, result, n or DEFAULT_OPPONENT_GAMES))
+            games.append(Game(rating, result, n or DEFAULT_OPPONENT_GAMES, quick))
     if not games and not any(i.where.startswith("game") for i in form.issues):
-        form.issues.append(Issue("enter at least one game: the opponent's rating and the result",
-                                 "games"))
+        form.issues.append(Issue("enter at least one game: the opponent's rating"
+                                 + ("" if total else " and the result"), "games"))
     if len(games) > max_games:
         form.issues.append(Issue(f"{len(games)} games: this server takes at most {max_games}",
                                  "games"))
     return tuple(games)
+
+
+def _total(form: Form, games: int) -> float | None:
+    """The total score: from 0 to the number of games, in halves."""
+    score = form.number("score", "total score", float, 0, MAX_N)
+    if score is None:
+        if not any(i.where == "total score" for i in form.issues):
+            form.issues.append(Issue("give your total score, such as 3.5", "total score"))
+    elif score * 2 != int(score * 2):
+        form.issues.append(Issue(f"{score:g} is not a whole or half point", "total score"))
+    elif games and score > games:
+        form.issues.append(Issue(f"{score:g} points in {games} games: at most {games}",
+                                 "total score"))
+    else:
+        return score
+    return None

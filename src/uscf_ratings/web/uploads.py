@@ -4,6 +4,16 @@ An upload is written to a private temporary folder and read with
 `uscf_ratings.formats.detect.read_any`, which chooses the format by content and
 extension, exactly as ``uscf db rate FILE`` does. Only the extension of the name the
 browser sent is kept: the name itself is the client's and never becomes a path here.
+
+What the file lacks, the section form may give (`Supplied`): the event's date, its rating
+systems, its time control, as ``--date`` and ``--systems`` do for ``uscf rate``. They are
+used only where the file lacks them: the file is read as it is first, and read again with
+the form's values only when that fails for want of a date or leaves a section with neither
+systems nor a time control that names them. The readers then use the date for a file that
+gives none and the systems for sections that give none (a file's own rating column goes to
+those systems); a file that states other systems than the form's for such a read is
+refused, saying so (`uscf_ratings.formats.common.with_systems`). `Uploaded` records what
+the form supplied, for the page to say.
 """
 
 from __future__ import annotations
@@ -13,11 +23,18 @@ import logging
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import BinaryIO
 
-from ..core.model import Event
+from ..core.model import Event, Section, System
+from ..core.timecontrol import TimeControlError, parse_time_control
+from ..formats.common import DATE_HELP, parse_systems, systems_of
 from ..formats.detect import read_any
+from ..formats.errors import Issue as ParseIssue
 from ..formats.errors import ParseError
 from ..formats.event_json import event_from_dict
 from .limits import MAX_DEPTH, json_depth
@@ -26,16 +43,97 @@ from .problems import Issue, Problem, from_parse_error
 log = logging.getLogger(__name__)
 SAFE_SUFFIX = re.compile(r"^\.[A-Za-z0-9]{1,8}$")
 COPY_BLOCK = 1 << 16
+#: The CLI's options, as the readers' messages name them, and what the form calls them.
+FORM_WORDS = ((DATE_HELP, "give the event date in the form"),
+              (" (leave --date out, or correct the file)", ""),
+              ("--date gives", "the form gives"), ("--systems gives", "the form gives"))
 
 
-def event_from_upload(data: bytes | BinaryIO, filename: str) -> Event:
+@dataclass(frozen=True)
+class Supplied:
+    """What the section form gives, for a file that lacks it."""
+
+    systems: tuple[System, ...] = ()
+    time_control: str = ""
+    day: date | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.systems or self.time_control or self.day)
+
+    def systems_on(self, day: date) -> tuple[System, ...]:
+        """The systems for sections that give none: the form's, else those of the form's
+        time control by the rules of ``day`` (footnote 1 of the 2025 text)."""
+        if self.systems or not self.time_control:
+            return self.systems
+        return systems_of(self.time_control, day) or ()
+
+
+@dataclass(frozen=True)
+class Uploaded:
+    """An event read, and what of it came from the form."""
+
+    event: Event
+    day: date | None = None  #: the form's date: the file gives none
+    systems: tuple[int, ...] = ()  #: sections rated in the form's systems
+    timed: tuple[int, ...] = ()  #: sections given the form's time control
+
+
+def supplied_from(values: Mapping[str, str]) -> Supplied:
+    """The section form's optional fields ``given_systems`` (``R`` or ``R,Q``),
+    ``given_time_control`` and ``given_date``; a 422 naming each one that is wrong."""
+    issues: list[Issue] = []
+    systems: tuple[System, ...] = ()
+    text = values.get("given_systems", "").strip()
+    if text:
+        try:
+            systems = parse_systems(text)
+        except ValueError as error:
+            issues.append(Issue(str(error), "rating systems"))
+    control = values.get("given_time_control", "").strip()
+    if control:
+        try:
+            parse_time_control(control)
+        except TimeControlError as error:
+            issues.append(Issue(str(error), "time control"))
+    day = None
+    if values.get("given_date", "").strip():
+        try:
+            day = date.fromisoformat(values["given_date"].strip())
+        except ValueError:
+            issues.append(Issue(f"{values['given_date']!r} is not a date as YYYY-MM-DD", "event date"))
+    if issues:
+        raise Problem(422, "; ".join(f"{i.where}: {i.message}" for i in issues), issues)
+    return Supplied(systems, control, day)
+
+
+def read_upload(data: bytes | BinaryIO, filename: str, supplied: Supplied = Supplied()) -> Uploaded:
     """The event in an uploaded file (its bytes, or the spooled file the form parser
-    kept, copied to disk in blocks rather than read whole); a file that cannot be read
-    is a 4xx Problem. The upload itself is bounded by ``--max-upload`` (`limits`); what
-    an archive unpacks to is bounded by the readers (`uscf_ratings.formats.archive`)."""
+    kept, copied to disk in blocks rather than read whole), with what ``supplied`` gives
+    where the file lacks it; a file that cannot be read is a 4xx Problem. The upload
+    itself is bounded by ``--max-upload`` (`limits`); what an archive unpacks to is
+    bounded by the readers (`uscf_ratings.formats.archive`)."""
+    shown = Path(filename).name or "upload"
+    with _saved(data, filename) as path:
+        try:
+            return _read_filled(path, supplied)
+        except ParseError as error:
+            # Name the file as the user knows it, not by its temporary path.
+            issues = [ParseIssue(i.where, _form_words(i.message)) for i in error.issues]
+            raise from_parse_error(ParseError(shown, issues)) from None
+        except Exception as error:
+            # A reader that fails on a damaged file other than with ParseError is a reader
+            # bug, but to the person uploading it is a file that cannot be read: answer
+            # 422 rather than 500, and log it for the developers.
+            log.exception("reading upload %r failed", shown)
+            message = f"{shown}: the file could not be read ({type(error).__name__}: {error})"
+            raise Problem(422, message) from None
+
+
+@contextmanager
+def _saved(data: bytes | BinaryIO, filename: str) -> Iterator[Path]:
+    """The upload as a file in a private temporary folder, removed afterwards."""
     suffix = Path(filename).suffix
     suffix = suffix.lower() if SAFE_SUFFIX.match(suffix) else ""
-    shown = Path(filename).name or "upload"
     with tempfile.TemporaryDirectory(prefix="uscf-upload-") as folder:
         path = Path(folder) / f"upload{suffix}"
         if isinstance(data, bytes):
@@ -46,18 +144,65 @@ def event_from_upload(data: bytes | BinaryIO, filename: str) -> Event:
         if path.stat().st_size == 0:
             raise Problem(400, "the uploaded file is empty",
                           [Issue("the uploaded file is empty", filename)])
-        try:
-            return read_any(path)
-        except ParseError as error:
-            # Name the file as the user knows it, not by its temporary path.
-            raise from_parse_error(ParseError(shown, list(error.issues))) from None
-        except Exception as error:
-            # A reader that fails on a damaged file other than with ParseError is a reader
-            # bug, but to the person uploading it is a file that cannot be read: answer
-            # 422 rather than 500, and log it for the developers.
-            log.exception("reading upload %r failed", shown)
-            message = f"{shown}: the file could not be read ({type(error).__name__}: {error})"
-            raise Problem(422, message) from None
+        yield path
+
+
+def _read_filled(path: Path, supplied: Supplied) -> Uploaded:
+    """The file as it is; again with the form's values only where it lacks them."""
+    try:
+        event = read_any(path)
+    except ParseError as error:
+        if not supplied:
+            raise
+        undated = any(DATE_HELP in i.message for i in error.issues)
+        dated = supplied.day if undated else None
+        return filled(_read_with(path, supplied, dated), supplied, dated)
+    if any(_lacks_systems(s, event) for s in event.sections) and supplied.systems_on(event.start_date):
+        event = _read_with(path, supplied, None)
+    return filled(event, supplied, None)
+
+
+def _read_with(path: Path, supplied: Supplied, dated: date | None) -> Event:
+    """The file read with the form's date (``dated``) and systems; the systems of the
+    form's time control are those of the event's date, once it is known."""
+    systems = supplied.systems_on(dated or date.today())
+    event = read_any(path, event_date=dated, systems=systems or None)
+    exact = supplied.systems_on(event.start_date)
+    if exact != systems:
+        event = read_any(path, event_date=dated, systems=exact or None)
+    return event
+
+
+def _lacks_systems(section: Section, event: Event) -> bool:
+    """Neither systems nor a time control that names them (footnote 1 of the 2025 text)."""
+    return not section.systems and systems_of(section.time_control, section.start_date,
+                                              section.online or event.online) is None
+
+
+def filled(event: Event, supplied: Supplied, dated: date | None = None) -> Uploaded:
+    """The event with the form's systems in the sections whose time control names none,
+    and the form's time control in those that give none; with a record of what the form
+    supplied (``dated``: the form's date, used). The form's systems win over its time
+    control, as a section's own systems win over its own (`Section.systems`)."""
+    sections, systems, timed = [], [], []
+    for s in event.sections:
+        own = systems_of(s.time_control, s.start_date, s.online or event.online)
+        if supplied.systems and own is None:
+            s = s if s.systems else replace(s, systems=supplied.systems)
+            if s.systems == supplied.systems:
+                systems.append(s.number)
+        if not s.time_control and supplied.time_control:
+            s = replace(s, time_control=supplied.time_control)
+            timed.append(s.number)
+        sections.append(s)
+    return Uploaded(replace(event, sections=tuple(sections)), dated, tuple(systems), tuple(timed))
+
+
+def _form_words(message: str) -> str:
+    """A reader's message with the CLI's options named as the form's fields."""
+    for cli, form in FORM_WORDS:
+        message = message.replace(cli, form)
+    return message
 
 
 def event_from_json_text(text: str | bytes, source: str = "event JSON") -> Event:

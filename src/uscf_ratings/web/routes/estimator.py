@@ -1,4 +1,5 @@
-"""The estimator's pages: one player's games (an estimate), or a whole section (exact)."""
+"""The estimator's pages: one player's games (an estimate), or a whole section (exact);
+and the glossary its explanations link to."""
 
 from __future__ import annotations
 
@@ -8,28 +9,32 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from .. import crosstable
 from ..deps import app_state
-from ..estimator import estimate
-from ..estimator_form import parse
+from ..estimator import ASSUMED_GAMES, DEFAULT_OPPONENT_GAMES, estimate
+from ..estimator_form import DUAL, parse
 from ..problems import Problem
 from ..rating import rate_event
-from ..uploads import event_from_json_text, event_from_upload
+from ..uploads import Uploaded, event_from_json_text, filled, read_upload, supplied_from
 from .forms import read_form, split, upload
 
 # The routes are async to read their forms; reading files and rating run in the thread
 # pool, so that a large section does not hold up the server's other requests.
 router = APIRouter(include_in_schema=False)
 BLANK_ROWS = 4  #: empty game rows on a new form (the page's script adds more)
+COLUMNS = ("opp_rating", "opp_games", "opp_quick", "result")  #: a game row's fields
 
 
 def _page(request: Request, status: int = 200, **context: Any) -> Response:
     defaults: dict[str, Any] = {"values": {"date": date.today().isoformat(), "system": "R",
-                                           "status": "rated"},
+                                           "status": "rated", "mode": "games"},
                                 "rows": [{} for _ in range(BLANK_ROWS)], "estimate": None,
                                 "estimate_problem": None, "section_problem": None,
-                                "tables": None, "event": None, "pasted": ""}
+                                "tables": None, "event": None, "uploaded": None, "section_values": {},
+                                "pasted": "", "dual": DUAL, "assumed_games": ASSUMED_GAMES,
+                                "opponent_games": DEFAULT_OPPONENT_GAMES}
     return app_state(request).templates.TemplateResponse(
         request, "estimator.html", defaults | context, status_code=status)
 
@@ -39,15 +44,21 @@ def home(request: Request) -> Response:
     return _page(request)
 
 
+@router.get("/glossary", response_class=HTMLResponse, name="glossary")
+def glossary(request: Request) -> Response:
+    """N, N', K, E, S, m, R0, the bonus, the floor and the two formulas, in words."""
+    return app_state(request).templates.TemplateResponse(
+        request, "glossary.html", {"assumed_games": ASSUMED_GAMES})
+
+
 @router.post("/estimate", response_class=HTMLResponse, name="estimate")
 async def post_estimate(request: Request) -> Response:
     values, lists = split(await read_form(request))
     # The rows only show the form again. strict=False: a hand-written request may send the
-    # three columns with unequal lengths (a browser never does); `parse` reads the missing
+    # columns with unequal lengths (a browser never does); `parse` reads the missing
     # cells as empty and says what is wrong, so refusing here would only turn that into a 500.
-    rows = [{"opp_rating": r, "opp_games": g, "result": s}
-            for r, g, s in zip(lists.get("opp_rating", []), lists.get("opp_games", []),
-                               lists.get("result", []), strict=False)]
+    longest = max((len(lists.get(c, [])) for c in COLUMNS), default=0)
+    rows = [{c: lists[c][i] for c in COLUMNS if i < len(lists.get(c, []))} for i in range(longest)]
     rows += [{} for _ in range(max(0, BLANK_ROWS - len(rows)))]
     max_games = app_state(request).settings.max_games
     try:
@@ -59,20 +70,29 @@ async def post_estimate(request: Request) -> Response:
 
 @router.post("/estimate/section", response_class=HTMLResponse, name="estimate_section")
 async def post_section(request: Request) -> Response:
-    form = await read_form(request)
-    values, _ = split(form)
+    values: dict[str, str] = {}
     try:
+        form = await read_form(request)
+        values, _ = split(form)
+        supplied = supplied_from(values)
         sent = upload(form, "file")
+        uploaded: Uploaded
         if sent is not None:
-            event = await run_in_threadpool(event_from_upload, sent.file,
-                                            sent.filename or "upload")
+            uploaded = await run_in_threadpool(read_upload, sent.file, sent.filename or "upload",
+                                               supplied)
         elif values.get("event_json", "").strip():
             event = await run_in_threadpool(event_from_json_text, values["event_json"],
                                             "pasted event JSON")
+            uploaded = filled(event, supplied)
         else:
             raise Problem(400, "choose a file to upload, or paste an event JSON document")
-        tables = await run_in_threadpool(lambda: crosstable.from_result(event, rate_event(event)))
+        tables = await run_in_threadpool(
+            lambda: crosstable.from_result(uploaded.event, rate_event(uploaded.event)))
+    except HTTPException as refused:  # a body over the limit: say so beside the form
+        problem = Problem(refused.status_code, str(refused.detail))
+        return _page(request, problem.status, section_problem=problem)
     except Problem as problem:
-        return _page(request, problem.status, section_problem=problem,
+        return _page(request, problem.status, section_problem=problem, section_values=values,
                      pasted=values.get("event_json", ""))
-    return _page(request, tables=tables, event=event, pasted=values.get("event_json", ""))
+    return _page(request, tables=tables, event=uploaded.event, uploaded=uploaded,
+                 section_values=values, pasted=values.get("event_json", ""))

@@ -1,18 +1,34 @@
-// The estimator's form: add and remove game rows, and show only the fields that apply
-// (rated or unrated). Without this script the form still works: it shows every field and
-// a few empty game rows, and the server ignores the empty ones.
+// The estimator's form: add and remove game rows, and show only the fields that apply:
+// an element with data-show="name=value" (or "name!=value") is shown only while the
+// form's field `name` (a select, or a group of radio buttons) has (or has not) that value.
+// Without this script the form still works: it shows every field and a few empty game
+// rows, and the server ignores the empty rows and the fields that do not apply.
 "use strict";
 
 function setUp() {
   const form = document.getElementById("estimate-form");
   if (form) {
-    setUpGames(form);
-    setUpStatus(form);
+    const show = setUpShowing(form);
+    setUpGames(form, show);
   }
   setUpFileLimit();
 }
 
-function setUpGames(form) {
+function setUpShowing(form) {
+  const show = () => {
+    form.querySelectorAll("[data-show]").forEach((part) => {
+      const [, name, sign, value] = /^(\w+)(!?=)(.*)$/.exec(part.dataset.show);
+      const field = form.elements[name];
+      const matches = field !== undefined && field.value === value;
+      part.hidden = sign === "=" ? !matches : matches;
+    });
+  };
+  form.addEventListener("change", show);
+  show();
+  return show;
+}
+
+function setUpGames(form, show) {
   const body = form.querySelector("#games tbody");
   const add = form.querySelector("#add-game");
   const max = Number(add.dataset.max || 100);
@@ -22,6 +38,7 @@ function setUpGames(form) {
     row.querySelectorAll("input").forEach((input) => { input.value = ""; });
     row.querySelector("select").selectedIndex = 0;
     body.appendChild(row);
+    show();
     row.querySelector("input").focus();
   });
   body.addEventListener("click", (event) => {
@@ -34,18 +51,6 @@ function setUpGames(form) {
       row.querySelectorAll("input").forEach((input) => { input.value = ""; });
     }
   });
-}
-
-function setUpStatus(form) {
-  const radios = form.querySelectorAll("input[name=status]");
-  const show = () => {
-    const status = form.querySelector("input[name=status]:checked").value;
-    form.querySelectorAll("[data-when]").forEach((part) => {
-      part.hidden = part.dataset.when !== status;
-    });
-  };
-  radios.forEach((radio) => radio.addEventListener("change", show));
-  show();
 }
 
 function setUpFileLimit() {
