@@ -222,3 +222,27 @@ def test_a_correction_may_give_ids_as_rate_does(url: str, tmp_path: Path) -> Non
     assert f"{SAMPLE_ID}/1/2 (Walk In)" in given.output
     event = json.loads(run("db", "--db", url, "event", SAMPLE_ID, "--json").output)
     assert [p["id"] for p in event["sections"][0]["players"]] == ["30000001", f"{SAMPLE_ID}/1/2"]
+
+
+def test_event_shows_where_it_was_played_and_who_directed_it(url: str, tmp_path: Path) -> None:
+    path = event_file(tmp_path, "placed", "2026-09-05", [
+        {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+        {"pair": 2, "id": "40000001", "name": "Newcomer", "adult": True,
+         "ratings": {"R": {"rating": 1500, "games": 30}}, "results": ["L1"]}])
+    document = json.loads(path.read_text())
+    document["event"]["details"] = {
+        "city": "Gainesville", "state": "FL", "zip_code": "32603", "affiliate_id": "G7647935",
+        "chief_director": {"id": "15120906", "name": "Jane Doe"},
+        "assistant_director": {"id": "30833045"}, "other_directors": [{"name": "Sam Roe"}]}
+    path.write_text(json.dumps(document))
+    run("db", "--db", url, "rate", str(path))
+    lines = run("db", "--db", url, "event", "placed").output.splitlines()
+    assert lines[:2] == [
+        "placed (placed, 2026-09-05 .. 2026-09-05)",
+        "Gainesville, FL 32603; affiliate G7647935; chief TD Jane Doe (15120906); "
+        "assistant chief TD 30833045; other TDs Sam Roe"]
+    shown = json.loads(run("db", "--db", url, "event", "placed", "--json").output)
+    assert shown["details"]["chief_director"] == {"id": "15120906", "name": "Jane Doe"}
+    # an event whose file gives none of it: no such line
+    run("db", "--db", url, "rate", str(SAMPLE))
+    assert run("db", "--db", url, "event", SAMPLE_ID).output.splitlines()[1] == ""

@@ -364,3 +364,34 @@ def test_event_page_gives_each_section_s_type_time_control_dates_and_rules(clien
     text = text_of(client.get(f"/events/{SAMPLE_ID}").text)
     assert f"Swiss, G/30;d5, 2026-08-01, {rules_for(date(2026, 8, 1)).name}" in text
     assert "Dates 2026-08-01" in text
+
+
+def test_event_details_show_on_the_event_page_and_events_are_found_by_state(
+        office_url: str) -> None:
+    """An event whose file gives its place, affiliate and directors."""
+    from fastapi.testclient import TestClient
+
+    from uscf_ratings.formats.event_json import event_from_dict
+    from uscf_ratings.office.office import Office
+    from uscf_ratings.web import Settings, create_app
+
+    office = Office(office_url)
+    office.rate(event_from_dict({
+        "event": {"id": "202610030001", "name": "Gator Open", "start_date": "2026-10-03",
+                  "details": {"city": "Gainesville", "state": "fl", "zip_code": "32603",
+                              "affiliate_id": "G7647935",
+                              "chief_director": {"id": "15120906", "name": "Pat Lee"},
+                              "other_directors": [{"name": "Sam Roe"}]}},
+        "sections": [{"number": 1, "time_control": "G/90;d30", "players": [
+            {"pair": 1, "id": "30000001", "name": "Ana Torres", "results": ["W2"]},
+            {"pair": 2, "id": "30000002", "name": "Ben Okafor", "results": ["L1"]}]}]}))
+    office.engine.dispose()
+    with TestClient(create_app(Settings(db_url=office_url))) as client:
+        text = text_of(client.get("/events/202610030001").text)
+        assert "Location Gainesville, fl, 32603" in text  # as the file gave it
+        assert "Affiliate G7647935" in text
+        assert "Chief director Pat Lee, 15120906" in text and "Other directors Sam Roe" in text
+        florida = client.get("/events", params={"state": "fl"}).text
+        assert re.findall(r'<a href="/events/(\d+)">\1</a>', florida) == ["202610030001"]
+        assert "Gainesville, FL" in florida and '<option value="FL" selected>FL (1)' in florida
+        assert "0 events found" in text_of(client.get("/events", params={"state": "OH"}).text)

@@ -481,6 +481,9 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
         click.echo(json.dumps(found, indent=2))
         return
     click.echo(f"{found['name']} ({found['id']}, {found['start_date']} .. {found['end_date']})")
+    place = _place(found["details"])
+    if place:
+        click.echo(place)
     for s in found["sections"]:
         click.echo(f"\nSection {s['number']} {s['name']} ({'/'.join(s['systems'])})")
         for p in s["players"]:
@@ -518,6 +521,25 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
         for e in entries:
             click.echo(f"{e.id:>10}  {e.name:<30} {e.display:>8}")
 
+
+
+def _place(details: dict[str, Any]) -> str:
+    """The event's details on one line: ``Gainesville, FL 32603, United States;
+    affiliate G7647935; chief TD 15120906; assistant chief TD 30833045``; "" if none."""
+    def who(d: dict[str, str]) -> str:
+        return f"{d['name']} ({d['id']})" if d["name"] and d["id"] else d["name"] or d["id"]
+
+    town = " ".join(x for x in (details["state"], details["zip_code"]) if x)
+    parts = [", ".join(x for x in (details["site"], details["city"], town, details["country"])
+                       if x)]
+    affiliate = " ".join(x for x in (details["affiliate_id"], details["affiliate_name"]) if x)
+    parts += [f"affiliate {affiliate}" if affiliate else "",
+              f"chief TD {who(details['chief_director'])}" if details["chief_director"] else "",
+              f"assistant chief TD {who(details['assistant_director'])}"
+              if details["assistant_director"] else "",
+              "other TDs " + ", ".join(who(d) for d in details["other_directors"])
+              if details["other_directors"] else ""]
+    return "; ".join(x for x in parts if x)
 
 
 def _k(rating: dict[str, object]) -> str:

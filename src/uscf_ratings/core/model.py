@@ -190,6 +190,48 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Director:
+    """A tournament director (an arbiter in FIDE's files) as the file names them: a US
+    Chess member id, a name, or both. The rating report gives ids only, TRF names only."""
+
+    id: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class EventDetails:
+    """What a file tells of an event beyond what it is rated from: where it was played,
+    the affiliate that ran it and its directors. Nothing here changes a rating. Every
+    field is optional and kept as the file gives it (surrounding spaces removed); empty
+    when the file gives nothing. Which field each format fills: docs/formats.md."""
+
+    city: str = ""
+    #: a US state or other region, as given (the rating report's two letters: FL)
+    state: str = ""
+    zip_code: str = ""
+    #: as given: a name (United States) or a code (USA, or a TRF federation: ESP)
+    country: str = ""
+    #: the place when the file does not split it into city and state: a club or a hall
+    #: (PGN ``Site``), a street address, or a web address (an online event's TRF)
+    site: str = ""
+    affiliate_id: str = ""  #: the US Chess affiliate that ran it (A6012345)
+    affiliate_name: str = ""
+    chief_director: Director | None = None
+    #: the assistant chief TD of the rating report (``H_ATD_ID``)
+    assistant_director: Director | None = None
+    #: the other directors (the report's ``H_OTHER_TD``, TRF's deputy arbiters), in order
+    other_directors: tuple[Director, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        """Whether the file gave none of it."""
+        return self == _NO_DETAILS
+
+
+_NO_DETAILS = EventDetails()
+
+
+@dataclass(frozen=True)
 class Event:
     id: str
     start_date: date
@@ -197,6 +239,7 @@ class Event:
     sections: tuple[Section, ...]
     name: str = ""
     online: bool = False
+    details: EventDetails = _NO_DETAILS
 
     @property
     def rated_games(self) -> int:

@@ -30,6 +30,9 @@ The JSON flavour holds the same things: ``{"format": "uscf-crosstable", "event":
 "players": [{"pair", "id", "name", "rating", "games", "rating_R", ..., "results": [...]}]}]}``:
 a player object has the CSV columns as keys and ``results`` as a list of cells.
 
+The format has no keys for the event's details (site, affiliate, directors): the writer
+leaves them out, and `uscf convert` warns of each (formats/losses.py).
+
 Errors name the line and column (CSV) or the JSON path, and every one is reported.
 """
 

@@ -41,6 +41,16 @@ Decisions where the notes are silent (each is also a test):
   with an issue that says so. A blank cell is U.
 * The model has no colours, so the writer leaves the colour out of each cell (``W12``);
   the reader accepts and ignores colours.
+* The event's details (`core.model.EventDetails`) come from THEXPORT's fields of the
+  notes: ``H_CITY``, ``H_STATE``, ``H_ZIPCODE``, ``H_COUNTRY``, ``H_AFF_ID``, ``H_CTD_ID``
+  (the chief TD), ``H_ATD_ID`` (the assistant chief TD) and ``H_OTHER_TD`` (other TDs'
+  ids, separated by commas), as given: the report has ids and no names. A chief or
+  assistant TD left blank there is taken from TSEXPORT's ``S_CTD_ID``/``S_ATD_ID`` when
+  the sections that name one all name the same. Their text is not checked further (a
+  wrong dBase type is refused as for every field read): nothing in them changes a
+  rating. The writer writes them back, the event's TDs in every section's ``S_CTD_ID``
+  and ``S_ATD_ID`` as SwissSys does, and directors by id only; a value that does not fit
+  its field is left blank (`_head_details`).
 * Event id: ``H_EVENT_ID``, else a section's or player's event id, else the name of the
   folder or zip. The writer writes ids of more than 12 characters (which cannot be US
   Chess ids) as blank, which the format reads as "not yet assigned".
@@ -61,13 +71,24 @@ from datetime import date
 from pathlib import Path
 
 from ..core.formulas import rounded_rating
-from ..core.model import Event, Player, Rating, Result, Section, SectionType, System
+from ..core.model import (
+    Director,
+    Event,
+    EventDetails,
+    Player,
+    Rating,
+    Result,
+    Section,
+    SectionType,
+    System,
+)
 from ..core.pipeline import section_systems
 from ..core.rules import rules_for
 from .archive import MAX_MEMBERS, MAX_UNPACKED
 from .archive import Reader as archive_reader
 from .common import main_system, systems_of
 from .errors import Issue, ParseError
+from .event_details import director, directors
 
 TABLES = ("THEXPORT.DBF", "TSEXPORT.DBF", "TDEXPORT.DBF")
 #: The caps on a report's zip (see `uscf_ratings.formats.archive`): members, unpacked bytes.
@@ -257,6 +278,10 @@ FIELD_TYPES = {
     "S_END_DATE": DATE,
     "D_EVENT_ID": NUMBER, "D_SEC_NUM": NUMBER, "D_PAIR_NUM": NUMBER, "D_REC_SEQ": NUMBER,
     "D_MEM_ID": NUMBER, "D_NAME": TEXT, "D_RATING": NUMBER,
+    # the event's details: text as given, never checked further (see `_Report.details`)
+    "H_AFF_ID": TEXT, "H_CITY": TEXT, "H_STATE": TEXT, "H_ZIPCODE": NUMBER,
+    "H_COUNTRY": TEXT, "H_CTD_ID": NUMBER, "H_ATD_ID": NUMBER, "H_OTHER_TD": TEXT,
+    "S_CTD_ID": NUMBER, "S_ATD_ID": NUMBER,
 }
 ROUND_FIELD = re.compile(r"^D_RND([0-9]+)$")
 SYSTEM_LETTERS: dict[str, tuple[System, ...]] = {
@@ -390,7 +415,28 @@ class _Report:
         sections = tuple(self.section(info, entries, start, end) for info in infos.values())
         event_id = (get(h, "H_EVENT_ID").strip() or _first(get(r, "S_EVENT_ID") for _, r in sects.records)
                     or _first(get(r, "D_EVENT_ID") for _, r in details.records) or fallback_id)
-        return Event(event_id, start, end, sections, get(h, "H_NAME").strip())
+        return Event(event_id, start, end, sections, get(h, "H_NAME").strip(),
+                     details=self.details(h, sects))
+
+    def details(self, h: Mapping[str, str], sects: DbfTable) -> EventDetails:
+        """The event's site, affiliate and directors from THEXPORT, as given (ids are not
+        checked: they do not change a rating). A chief or assistant TD left blank there
+        is taken from TSEXPORT's ``S_CTD_ID``/``S_ATD_ID`` when every section that names
+        one names the same."""
+        get = self.get
+
+        def section_td(name: str) -> str:
+            given = {get(r, name).strip() for _, r in sects.records} - {""}
+            return given.pop() if len(given) == 1 else ""
+
+        chief = get(h, "H_CTD_ID").strip() or section_td("S_CTD_ID")
+        assistant = get(h, "H_ATD_ID").strip() or section_td("S_ATD_ID")
+        return EventDetails(
+            city=get(h, "H_CITY").strip(), state=get(h, "H_STATE").strip(),
+            zip_code=get(h, "H_ZIPCODE").strip(), country=get(h, "H_COUNTRY").strip(),
+            affiliate_id=get(h, "H_AFF_ID").strip(), chief_director=director(chief),
+            assistant_director=director(assistant),
+            other_directors=directors(director(i) for i in get(h, "H_OTHER_TD").split(",")))
 
     def sections(self, table: DbfTable, get: _Getter) -> dict[int, _SectionInfo]:
         infos: dict[int, _SectionInfo] = {}
@@ -709,9 +755,11 @@ def report_files(event: Event) -> dict[str, bytes]:
         problems.append(f"{rounds} rounds: the report has at most 99 round columns")
     if problems:
         raise ValueError("cannot write a 2C rating report:\n" + "\n".join(problems))
+    site = _head_details(event.details)
     head = [["2C", PROGRAM, event_id, event.name, str(len(event.sections)),
-             _ymd(event.start_date), _ymd(event.end_date)] + [""] * 9]
-    sections = [p.section_row(event_id) for p in plans]
+             _ymd(event.start_date), _ymd(event.end_date)] + site]
+    tds = (site[HEAD_DETAILS.index("H_CTD_ID")], site[HEAD_DETAILS.index("H_ATD_ID")])
+    sections = [p.section_row(event_id, *tds) for p in plans]
     cells = [(f"D_RND{n:02d}", "C", CELL_WIDTH) for n in range(1, rounds + 1)]
     players = [row for p in plans for row in p.player_rows(event_id, rounds)]
     return {
@@ -764,12 +812,14 @@ class _SectionPlan:
         rounds = max((r.round for p in s.players for r in p.results), default=0)
         return cls(s, letter.replace("?", ""), main, rounds)
 
-    def section_row(self, event_id: str) -> list[str]:
+    def section_row(self, event_id: str, chief: str = "", assistant: str = "") -> list[str]:
+        """The section's record; its chief and assistant TD are the event's (as SwissSys
+        writes them)."""
         s = self.section
         pairs = max((p.pair for p in s.players), default=0)
-        return [event_id, str(s.number), s.name, self.letter, s.time_control or "", "", "",
-                TYPE_OF.get(s.type, "S"), str(self.rounds), str(pairs), _ymd(s.start_date),
-                _ymd(s.end_date), "", "N", "", "N"]
+        return [event_id, str(s.number), s.name, self.letter, s.time_control or "", chief,
+                assistant, TYPE_OF.get(s.type, "S"), str(self.rounds), str(pairs),
+                _ymd(s.start_date), _ymd(s.end_date), "", "N", "", "N"]
 
     def player_rows(self, event_id: str, columns: int) -> list[list[str]]:
         rows = []
@@ -780,6 +830,34 @@ class _SectionPlan:
                          str(rounded_rating(rating.rating)) if rating else ""]
                         + [by_round.get(n, "U") for n in range(1, columns + 1)])
         return rows
+
+
+#: THEXPORT's fields after the dates, in order: the event's details, and H_SENDCROS
+HEAD_DETAILS = tuple(name for name, _, _ in HEAD_FIELDS[7:])
+
+
+def _head_details(details: EventDetails) -> list[str]:
+    """THEXPORT's fields from H_AFF_ID on. A value that does not fit its field, or
+    Windows-1252, is left blank rather than cut (or the report refused: nothing in them
+    changes a rating); `uscf convert` then warns of it, reading the report back
+    (formats/losses.py). Directors are written by their ids: the format has no names."""
+    def ident(found: Director | None) -> str:
+        return found.id if found is not None else ""
+
+    others = ",".join(d.id for d in details.other_directors if d.id)
+    values = {"H_AFF_ID": details.affiliate_id, "H_CITY": details.city,
+              "H_STATE": details.state, "H_ZIPCODE": details.zip_code,
+              "H_COUNTRY": details.country, "H_SENDCROS": "",
+              "H_CTD_ID": ident(details.chief_director),
+              "H_ATD_ID": ident(details.assistant_director), "H_OTHER_TD": others}
+    widths = {name: width for name, _, width in HEAD_FIELDS}
+    return [values[name] if _fits(values[name], widths[name]) else "" for name in HEAD_DETAILS]
+
+
+def _fits(value: str, width: int) -> bool:
+    problems: list[str] = []
+    _fit(problems, "", value, width)
+    return not problems
 
 
 def _cell(r: Result) -> str:

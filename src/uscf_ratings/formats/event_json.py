@@ -36,6 +36,7 @@ from ..core.model import (
     System,
 )
 from .errors import Issue, ParseError
+from .event_details import details_from_json, details_to_json
 
 if TYPE_CHECKING:  # the validators are imported when first used: `uscf --help` needs none
     import jsonschema
@@ -177,7 +178,8 @@ class _Builder:
         online = bool(e.get("online", False))
         sections = tuple(self.section(s, f"sections[{i}]", start, end, online)
                          for i, s in enumerate(data["sections"]))
-        return Event(e["id"], start, end, sections, e.get("name", ""), online)
+        return Event(e["id"], start, end, sections, e.get("name", ""), online,
+                     details_from_json(e.get("details", {})))
 
     def section(self, s: dict[str, Any], where: str, start: date, end: date,
                 online: bool) -> Section:
@@ -285,11 +287,12 @@ def event_to_json(event: Event) -> dict[str, Any]:
         out["players"] = [player(p) for p in s.players]
         return out
 
-    return {
-        "event": {"id": event.id, "name": event.name, "start_date": event.start_date.isoformat(),
-                  "end_date": event.end_date.isoformat(), "online": event.online},
-        "sections": [section(s) for s in event.sections],
-    }
+    head: dict[str, Any] = {"id": event.id, "name": event.name,
+                            "start_date": event.start_date.isoformat(),
+                            "end_date": event.end_date.isoformat(), "online": event.online}
+    if not event.details.empty:
+        head["details"] = details_to_json(event.details)
+    return {"event": head, "sections": [section(s) for s in event.sections]}
 
 
 def write(event: Event, path: Path | str) -> list[Path]:

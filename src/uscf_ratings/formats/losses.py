@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from types import ModuleType
 
-from ..core.model import Event, Player, Rating, Section
+from ..core.model import Director, Event, EventDetails, Player, Rating, Section
 from .errors import ParseError
 
 LABELS = {"json": "event JSON", "dbf": "the DBF rating report", "trf": "TRF",
@@ -43,7 +43,8 @@ def losses(event: Event, fmt: str, reader: ModuleType, target: Path,
     by_number = {s.number: (p, s) for p, e in back for s in e.sections}
     where0 = paths[0] if paths else target
     for where, e in back:
-        for key, given, kept in (("id", event.id, e.id), ("name", event.name, e.name)):
+        for key, given, kept in (("id", event.id, e.id), ("name", event.name, e.name),
+                                 *_detail_fields(event.details, e.details)):
             if given != kept:
                 notes.append(f"{where}: {label} cannot hold the event's {key}: {given!r} "
                              f"is written as {kept!r}")
@@ -69,6 +70,27 @@ def losses(event: Event, fmt: str, reader: ModuleType, target: Path,
         notes.append(f"{where}: {label} cannot hold {field_}: {len(who)} player(s)' "
                      f"{field_} {verb} ({shown})")
     return notes
+
+
+#: each field of `EventDetails` as a warning names it
+DETAIL_LABELS = {"city": "city", "state": "state", "zip_code": "ZIP code",
+                 "country": "country", "site": "site", "affiliate_id": "affiliate id",
+                 "affiliate_name": "affiliate name", "chief_director": "chief director",
+                 "assistant_director": "assistant director",
+                 "other_directors": "other directors"}
+
+
+def _detail_fields(given: EventDetails, kept: EventDetails) -> list[tuple[str, str, str]]:
+    """(label, given, kept) for each field of the event's details, as text."""
+    def text(value: object) -> str:
+        if isinstance(value, Director):
+            return " ".join(x for x in (value.id, value.name) if x)
+        if isinstance(value, tuple):
+            return ", ".join(text(x) for x in value)
+        return "" if value is None else str(value)
+
+    return [(label, text(getattr(given, name)), text(getattr(kept, name)))
+            for name, label in DETAIL_LABELS.items()]
 
 
 def _read_back(fmt: str, module: ModuleType, target: Path,

@@ -28,6 +28,10 @@ Tags used (§8.1 Seven Tag Roster, §9 supplemental):
   (X/F); ``-/-``, ``--`` or ``0-0`` is a double forfeit (F/F); a forfeit drawn
   ``1/2-1/2`` is an unplayed draw (H/H, unrated).
 * A player called ``BYE`` (any case) is no player: the other gets B, H or U by the result.
+* ``Site`` (§8.1.1.2: where the games were played, ``?`` unknown) is the event's site
+  (`core.model.EventDetails.site`), as written, when every game that gives one gives the
+  same; games that give different sites leave it empty, with a note. PGN has no city,
+  state, affiliate or director tags.
 * ``Date``/``EventDate`` (``YYYY.MM.DD``) give the dates (a file without any takes the
   ``event_date`` argument, ``--date``, and is refused without it); ``TimeControl`` (§9.6.1, in
   seconds: ``5400+30``, ``40/7200:3600``) is turned into ``G/90+30``, ``40/120,SD/60``;
@@ -48,7 +52,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from ..core.model import Event, FideRating, Player, Rating, Result, Section, System
+from ..core.model import Event, EventDetails, FideRating, Player, Rating, Result, Section, System
 from .common import UNDATED, is_digits, systems_of, undated
 from .errors import Issue, ParseError
 
@@ -237,7 +241,18 @@ class _Builder:
         sections = [self.section(n, key, played, start, end)
                     for n, (key, played) in enumerate(groups.items(), start=1)]
         names = list(dict.fromkeys(key[0] for key in groups))
-        return Event(event_id, start, end, tuple(sections), names[0] if len(names) == 1 else "")
+        return Event(event_id, start, end, tuple(sections), names[0] if len(names) == 1 else "",
+                     details=EventDetails(site=self.site(games)))
+
+    def site(self, games: Sequence[_Game]) -> str:
+        """The ``Site`` the games give (§8.1.1.2; ``?`` is unknown), when they all give
+        the same; games that give different sites leave it empty, with a note."""
+        given = list(dict.fromkeys(s for g in games if (s := g.get("Site")) not in (None, "", "?")))
+        if len(given) > 1:
+            shown = ", ".join(repr(s) for s in given[:3]) + (", ..." if len(given) > 3 else "")
+            self.notes.append(Issue("Site", f"the games give {len(given)} sites ({shown}): "
+                                    "the event's site is left empty"))
+        return given[0] if len(given) == 1 else ""
 
     # --- one game ---------------------------------------------------------------------
 

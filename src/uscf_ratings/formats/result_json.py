@@ -14,16 +14,22 @@ from ..core.formulas import round_half_up
 from ..core.initial import Initial
 from ..core.model import Event, Rating
 from ..core.results import RatingResult, SectionResult, StepResult
+from .event_details import details_to_json
 
 
 def event_to_dict(event: Event, results: list[SectionResult]) -> dict[str, Any]:
-    return {
+    """The event's results; ``details`` (as event JSON writes them) only when the file
+    gave some."""
+    out: dict[str, Any] = {
         "id": event.id,
         "name": event.name,
         "start_date": event.start_date.isoformat(),
         "end_date": event.end_date.isoformat(),
-        "sections": [section_to_dict(r) for r in results],
     }
+    if not event.details.empty:
+        out["details"] = details_to_json(event.details)
+    out["sections"] = [section_to_dict(r) for r in results]
+    return out
 
 
 def section_to_dict(result: SectionResult) -> dict[str, Any]:

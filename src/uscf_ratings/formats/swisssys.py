@@ -15,6 +15,28 @@ shared/formats/pairing_json/MANIFEST.md, which describes the real files):
   double-game codes) the pair numbers matter for rating; the other fields are SwissSys
   pairing internals.
 
+The event's details (`core.model.EventDetails`). The format notes name none of these
+keys; they are the ``Overview`` keys of SwissSys 11.34 and later as a public reader of
+``.sjson`` files reads them (FreePair, freepairchess/FreePair,
+src/FreePair.Core/SwissSys/Raw/RawOverview.cs and RawDelegation.cs; its sample
+docs/samples/swisssys/Chess_A2Z_April_Open_2026_v11_34_extended.sjson). The SwissSys
+11.52 files of shared/formats/pairing_json have none of them, so their details are empty.
+
+* ``Event address`` is the site; ``Event city``, ``Event state``, ``Event zip code``
+  (``"97124 "``, or a number), ``Event country`` (``USA``) the place, as given.
+* ``Organizer ID`` (``NACH organizer ID`` before SwissSys 11.34) is the affiliate id
+  when ``Organizer ID Type`` is ``USCFAffiliateID`` (or 3, its number in NAChessHub's
+  list) or absent; ``Organizer Name`` is then the affiliate's name. An organizer id of
+  another type (a FIDE or CFC organizer, a local id) is not a US Chess affiliate: left
+  out.
+* ``Delegations[]``: ``Player ID``, ``Player Name``, ``Delegation Level``. Those of level
+  ``TournamentDirector`` are the directors, in order: the first is the chief, the rest
+  the other directors (the file does not say which one is the assistant chief). An
+  ``Owner`` or an unknown level is no director. The e-mail addresses and telephone
+  numbers beside them are never read.
+* A value of the wrong kind (a list for a city, a ``Delegations`` that is not a list) is
+  an issue naming its key, like any other; keys we do not know are left alone.
+
 Result letters (SwissSys writes + - = for played games; docs.chessroster.com "Entering
 Results": forfeits are marked X or F, byes H and B, U unpaired, ``~`` not yet played):
 
@@ -85,14 +107,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
+from ..core.model import (
+    Director,
+    Event,
+    EventDetails,
+    FideRating,
+    Player,
+    Rating,
+    Result,
+    Section,
+    SectionType,
+    System,
+)
 from .common import UNDATED, is_digits, kind_of, load_json, main_system, systems_of, undated
 from .errors import Issue, ParseError
+from .event_details import director, directors
 
 #: SwissSys result letter -> US Chess code, one game per entry.
 SINGLE = {"+": "W", "-": "L", "=": "D", "X": "X", "F": "F", "Z": "H", "H": "H", "B": "B",
@@ -108,6 +142,11 @@ WITH_OPPONENT = frozenset("WLDXF")
 #: SwissSys 11.58 round-robin file has ``"Type": 3``); every other type pairs Swiss-style.
 ROUND_ROBIN_TYPE = 3
 _UNRATED = {"", "0", "unr", "unr.", "unrated", "none"}
+#: ``Organizer ID Type`` values that make the organizer id a US Chess affiliate id: absent
+#: (None), or USCFAffiliateID by name or by its number in NAChessHub's list (3)
+AFFILIATE_TYPES = (None, "USCFAffiliateID", 3)
+#: the ``Delegation Level`` of a director (the others: ``Owner``, unknown levels)
+DIRECTOR_LEVEL = "TournamentDirector"
 _RATING_TEXT = re.compile(r"(?P<r>[0-9]{1,4}(?:\.[0-9]+)?)\s*(?:[Pp/]\s*(?:(?P<n>[0-9]{1,3}))?)?")
 
 
@@ -191,7 +230,49 @@ class _Reader:
         end = end or start
         default_tc = self.text(overview, "Tournament time controls", "Overview") or None
         built = [self.section(s, i, start, end, default_tc) for i, s in enumerate(sections)]
-        return Event(event_id, start, end, tuple(s for s in built if s is not None), name)
+        return Event(event_id, start, end, tuple(s for s in built if s is not None), name,
+                     details=self.details(overview))
+
+    def details(self, overview: Mapping[str, Any]) -> EventDetails:
+        """The site, the affiliate and the directors of the Overview (module docstring,
+        "The event's details"): a value of the wrong kind is an issue naming its key;
+        keys and delegation levels we do not know are left alone."""
+        def text(key: str) -> str:
+            return self.text(overview, key, "Overview")
+
+        place = EventDetails(
+            site=text("Event address"), city=text("Event city"), state=text("Event state"),
+            zip_code=text("Event zip code"), country=text("Event country"))
+        organizer_key = "Organizer ID" if "Organizer ID" in overview else "NACH organizer ID"
+        organizer = text(organizer_key)
+        kind = overview.get("Organizer ID Type")
+        affiliate = kind in AFFILIATE_TYPES
+        if not affiliate and kind is not None and not isinstance(kind, (str, int)):
+            self.fail("Overview.Organizer ID Type", f"expected text, found {kind_of(kind)}")
+        directors_given = self.delegated_directors(overview.get("Delegations"))
+        return replace(
+            place, affiliate_id=organizer if affiliate else "",
+            affiliate_name=text("Organizer Name") if affiliate and organizer else "",
+            chief_director=directors_given[0] if directors_given else None,
+            other_directors=directors_given[1:])
+
+    def delegated_directors(self, value: Any) -> tuple[Director, ...]:
+        """The ``Delegations`` whose level is ``TournamentDirector``, in order."""
+        if value is None:
+            return ()
+        where = "Overview.Delegations"
+        if not isinstance(value, list):
+            self.fail(where, f"expected a list of delegations, found {kind_of(value)}")
+            return ()
+        found = []
+        for i, d in enumerate(value):
+            if not isinstance(d, dict):
+                self.fail(f"{where}[{i}]", f"expected an object with 'Player ID', 'Player "
+                          f"Name' and 'Delegation Level', found {kind_of(d)}")
+            elif d.get("Delegation Level") == DIRECTOR_LEVEL:
+                found.append(director(self.text(d, "Player ID", f"{where}[{i}]"),
+                                      self.text(d, "Player Name", f"{where}[{i}]")))
+        return directors(found)
 
     def section(self, s: Any, index: int, start: date, end: date,
                 default_tc: str | None) -> Section | None:

@@ -48,10 +48,18 @@ Reading (`read`):
   engine picks them by the rules of the date); otherwise they are the ``systems``
   argument (``--systems``), else Regular, (R,).
 * Section type: round robin when ``092`` or ``192`` says "round robin", else Swiss.
+* The event's details (`core.model.EventDetails`, header records of the notes): ``022``
+  the city, ``032`` the federation as the country (a three-letter code), ``102`` the
+  chief arbiter, each ``112`` line a deputy arbiter (the other directors), as written,
+  names only (TRF has no US Chess ids). A web address is a place, not a city or a
+  person: in ``022`` it is the site; in ``102``/``112`` it is left out, as a ``032``
+  that is no code (the Lichess exports write ``Lichess`` there). See `_Reader.details`.
 * Event id: our ``XUS`` record (below), else the file name without its extension.
 
-Writing (`write`) gives TRF16 with CR LF line ends: the header records ``012``,
-``042``, ``052``, ``062``, ``092``, ``122``, ``XXR``, the ``001`` lines and a ``USA`` national
+Writing (`write`) gives TRF16 with CR LF line ends: the header records ``012``, ``022``
+(the city), ``032`` (a country given as a three-letter code), ``042``, ``052``, ``062``,
+``092``, ``102`` and ``112`` (the directors by name, else by id), ``122``, ``XXR``, the
+``001`` lines and a ``USA`` national
 line for each player with a US Chess id or rating, and one extension record,
 ``XUS key=value ...`` (event id, section number and name, systems, type, K, online,
 youth; values percent-encoded), which other programs ignore as an unknown code and which
@@ -73,7 +81,9 @@ from urllib.parse import quote, unquote
 from ..core.formulas import rounded_rating
 from ..core.model import (
     SCORE,
+    Director,
     Event,
+    EventDetails,
     FideRating,
     KFactor,
     Player,
@@ -86,9 +96,12 @@ from ..core.model import (
 from ..core.timecontrol import parse_time_control
 from .common import UNDATED, is_digits, main_system, undated, whole
 from .errors import Issue, ParseError
+from .event_details import director, directors, web_address
 
 ASSUMED_GAMES = 26  #: N of a rating given without N, as in the US Chess report reader
 US_FEDERATION = "USA"
+#: a federation code of ``032`` (``ESP``, ``FID`` for FIDE itself), taken as the country
+FEDERATION = re.compile(r"[A-Za-z]{3}")
 
 #: TRF result code (upper case) -> US Chess code.
 RESULTS = {"1": "W", "0": "L", "=": "D", "+": "X", "-": "F", "W": "X", "L": "F", "D": "H",
@@ -177,6 +190,7 @@ class _Reader:
         self.players: list[_PlayerLine] = []
         self.nationals: list[tuple[int, str]] = []
         self.dat_ids: dict[int, str] = {}  #: US Chess ids from Tornelo's DAT lines
+        self.deputies: list[str] = []  #: the 112 lines' text, in order
 
     def add(self, where: str, message: str) -> None:
         self.issues.append(Issue(where, message))
@@ -203,7 +217,7 @@ class _Reader:
             online=self.flag("online"), type=self.section_type(), systems=systems,
             k=self.k(), youth=self.flag("youth"))
         return Event(self.xus.get("event") or stem, start, end, (section,),
-                     self.header.get("012", ""), section.online)
+                     self.header.get("012", ""), section.online, self.details())
 
     # -- records -----------------------------------------------------------------------
 
@@ -225,6 +239,8 @@ class _Reader:
             tokens = line.split()
             if len(tokens) >= 4 and is_digits(tokens[1]) and tokens[2].upper() == "ID:USCF":
                 self.dat_ids[int(tokens[1])] = tokens[3]
+        elif code == "112":  # a deputy arbiter per line (TRF16), so each is kept
+            self.deputies.append(line[4:].strip())
         elif re.fullmatch(r"[0-9][0-9]2", code) and code not in self.header:
             self.header[code] = line[4:].strip()
             self.header_line[code] = number
@@ -285,6 +301,28 @@ class _Reader:
                                            "dates"))
             start = UNDATED
         return start, end or start
+
+    def details(self) -> EventDetails:
+        """``022`` city, ``032`` federation (the country, as its three-letter code),
+        ``102`` chief arbiter and each ``112`` deputy arbiter, as written (a name, often
+        with a title or a FIDE id: ``IA Mikel Larreategi Arana (22232540)``); blank lines
+        are no one. What the Lichess exports write there is not a place or a person: a
+        web address in ``022`` is the site, one in ``102``/``112``
+        (``https://lichess.org/swiss``) is left out, and so is a ``032`` that is no
+        three-letter code (``Lichess``)."""
+        place = self.header.get("022", "")
+        chief = self.header.get("102", "")
+        federation = self.header.get("032", "")
+
+        def arbiter(text: str) -> Director | None:
+            return None if web_address(text) else director(name=text)
+
+        return EventDetails(
+            city="" if web_address(place) else place,
+            site=place if web_address(place) else "",
+            country=federation if FEDERATION.fullmatch(federation) else "",
+            chief_director=arbiter(chief),
+            other_directors=directors(arbiter(text) for text in self.deputies))
 
     def time_control(self) -> tuple[str | None, bool]:
         """The time control text and whether the engine can read it."""
@@ -670,8 +708,9 @@ def section_text(event: Event, s: Section) -> str:
            "youth": "yes" if s.youth else "no", "section_name": s.name}
     if s.systems:
         xus["systems"] = ",".join(x.value for x in s.systems)
-    lines = [f"012 {event.name}", f"042 {s.start_date:%Y/%m/%d}", f"052 {s.end_date:%Y/%m/%d}",
-             f"062 {len(s.players)}", f"092 {TYPE_TEXT[s.type]}"]
+    lines = [f"012 {event.name}", *_place_lines(event.details),
+             f"042 {s.start_date:%Y/%m/%d}", f"052 {s.end_date:%Y/%m/%d}",
+             f"062 {len(s.players)}", f"092 {TYPE_TEXT[s.type]}", *_arbiter_lines(event.details)]
     if s.time_control:
         lines.append(f"122 {s.time_control}")
     lines.append(f"XXR {rounds}")
@@ -687,6 +726,27 @@ def section_text(event: Event, s: Section) -> str:
             lines.append(f"{US_FEDERATION} {p.pair:>4} {'':>4} {'':<33} {shown:>4} {'':<3} "
                          f"{p.id:>11}")
     return "\r\n".join(lines) + "\r\n"
+
+
+def _place_lines(details: EventDetails) -> list[str]:
+    """``022`` the city (or a web address, the site of an online event), ``032`` the
+    country when it is a federation code (three capitals): what the reader gives back."""
+    place = details.city or (details.site if web_address(details.site) else "")
+    lines = [f"022 {place}"] if place else []
+    if FEDERATION.fullmatch(details.country):
+        lines.append(f"032 {details.country}")
+    return lines
+
+
+def _arbiter_lines(details: EventDetails) -> list[str]:
+    """``102`` the chief director, ``112`` the assistant and the others, one a line, each
+    by name (TRF has no US Chess ids: a director known by id alone is written by it)."""
+    def shown(d: Director) -> str:
+        return d.name or d.id
+
+    lines = [f"102 {shown(details.chief_director)}"] if details.chief_director else []
+    deputies = [d for d in (details.assistant_director, *details.other_directors) if d]
+    return lines + [f"112 {shown(d)}" for d in deputies]
 
 
 def _check(s: Section) -> list[str]:

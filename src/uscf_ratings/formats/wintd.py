@@ -47,7 +47,8 @@ becomes round (r - 1)·g + s + 1; a bye or unplayed round fills all g rounds. Th
 a match to its games is by players and rounds, because match.json is not published.
 
 Decisions where the schemas are silent (docs/formats.md repeats them): the tournament's
-own name and dates are not in the published schemas, so ``title`` or ``name`` and
+own name and dates are not in the published schemas (nor its site, affiliate or
+directors: the event's details stay empty), so ``title`` or ``name`` and
 ``beginDate``/``endDate`` (YYYY-MM-DD or MM/DD/YYYY) are read when present, else
 ``event_date`` (``--date``); a file with neither is refused. The event id is the file
 name. ``base.rating`` has no N: it is

@@ -473,7 +473,7 @@ def _store_event(c: Connection, event: Submission, pre_ratings: PreRatings,
     insert_rows(c, t.events, [{
         "id": event.id, "name": event.name, "start_date": event.start_date,
         "end_date": event.end_date, "source": source, "submitted_at": now(),
-        "corrections": corrections}])
+        "corrections": corrections, "city": event.city, "state": event.state}])
     insert_rows(c, t.sections, [
         {"event_id": event.id, "number": s.number, "name": s.name, "start_date": s.start_date,
          "end_date": s.end_date, "systems": ",".join(x.value for x in s.systems),

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from ..core.formulas import published_form, round_half_up, rounded_rating
 from ..core.model import KFactor, SectionType, System
 from ..core.results import RatingResult
 from ..formats.csv_safety import safe_row
+from ..formats.event_details import details_from_json, details_to_dict
 from ..formats.result_json import rating_to_dict
 from . import schema as t
 from .explain import explain_event
@@ -79,11 +80,21 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     """A stored event as the office stored it: each player's numbers are the rows of the
     ratings table. The explanation comes from rating the section again (explain.py) and
     is shown only where it gives the stored numbers; where it does not (a row written by
-    an earlier version, say), the stored numbers stand alone with a note saying so."""
+    an earlier version, say), the stored numbers stand alone with a note saying so.
+
+    Beside its id, name, dates and corrections: ``online``, and ``details``, what the
+    file gave of the place, the affiliate and the directors, with every key present
+    (``""``, ``None`` or ``[]`` for what it did not give; `event_details.details_to_dict`):
+    ``city``, ``state``, ``zip_code``, ``country``, ``site``, ``affiliate_id``,
+    ``affiliate_name``, ``chief_director`` and ``assistant_director`` (``{"id", "name"}``
+    or None) and ``other_directors`` (a list of them). Each section has its dates,
+    ``time_control`` (None when the file gave none), ``type``, ``systems``, ``k``,
+    ``online`` and ``rule_set``."""
     row = c.execute(select(t.events).where(t.events.c.id == event_id)).first()
     if row is None:
         return None
     source = json.loads(row.source)["input"]
+    head = source["event"]
     merged = aliases(c)
     stored_rows: dict[tuple[int, str], dict[str, Any]] = {}
     for r in c.execute(select(t.ratings).where(t.ratings.c.event_id == event_id)):
@@ -117,10 +128,22 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
                          "time_control": s.get("time_control"),
                          "type": s.get("type", SectionType.SWISS.value),
                          "k": s.get("k", KFactor.FULL.value),
+                         "online": s.get("online", head.get("online", False)),
                          "rule_set": kept.rule_set.isoformat(), "players": players})
     return {"id": row.id, "name": row.name, "start_date": row.start_date.isoformat(),
             "end_date": row.end_date.isoformat(), "corrections": row.corrections,
+            "online": head.get("online", False),
+            "details": details_to_dict(details_from_json(head.get("details", {}))),
             "sections": sections}
+
+
+def event_states(c: Connection) -> list[tuple[str, int]]:
+    """The states the stored events were played in (the events table's ``state``: as
+    the files give it, upper-cased) and how many events each, by state; events whose
+    file gives no state are left out. For a list of events searched by state."""
+    rows = c.execute(select(t.events.c.state, func.count()).where(t.events.c.state.is_not(None))
+                     .group_by(t.events.c.state).order_by(t.events.c.state))
+    return [(r[0], r[1]) for r in rows]
 
 
 def _stored_rating(r: Any) -> dict[str, Any]:

@@ -77,6 +77,12 @@ events = Table(
     Column("source", Text, nullable=False),  #: the event JSON it was rated from
     Column("submitted_at", DateTime, nullable=False),
     Column("corrections", Integer, nullable=False, default=0),
+    #: where it was played, from the event's details (the source has them all), for
+    #: finding events by place: the city as given, the state upper-cased; NULL when the
+    #: file gives none, and in rows stored before 0004
+    Column("city", Text),
+    Column("state", Text),
+    Index("events_state", "state"),
 )
 
 #: One row per section, in rating order: (end date, start date, event id, number).

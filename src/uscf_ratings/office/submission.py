@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ..core.layout import Lineup, lineup
-from ..core.model import Event, System
+from ..core.model import Event, EventDetails, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.rules import rules_for
 from ..formats.event_json import event_from_dict, event_to_json
@@ -58,6 +58,9 @@ class Submission:
     source: str | None = None
     #: the model; None: built again from ``source`` when a section needs it
     event: Event | None = field(default=None, compare=False)
+    #: the events table's ``city`` and ``state`` (`place_columns`); the source has them too
+    city: str | None = None
+    state: str | None = None
 
     @property
     def first_key(self) -> SectionKey:
@@ -102,8 +105,16 @@ def submission(event: Event, source: str | None = None) -> Submission:
             if s.type in PROCEDURE_TYPES else None
         entries.append(SectionEntry(s.number, s.name, s.start_date, s.end_date, systems,
                                     rules.effective, laid))
+    city, state = place_columns(event.details)
     return Submission(event.id, event.name, event.start_date, event.end_date, tuple(entries),
-                      event.rated_games, source, event)
+                      event.rated_games, source, event, city, state)
+
+
+def place_columns(details: EventDetails) -> tuple[str | None, str | None]:
+    """The events table's ``city`` (as given) and ``state`` (upper-cased, so that a
+    search by state matches ``fl`` and ``FL`` alike); None for what the file does not
+    give."""
+    return details.city or None, details.state.upper() or None
 
 
 def _travelling(laid: Lineup) -> Lineup:

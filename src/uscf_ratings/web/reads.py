@@ -79,15 +79,19 @@ class EventRow:
     start_date: str
     end_date: str
     corrections: int
+    place: str  #: city and state, as far as the file gave them
 
 
 def events(c: Connection, limit: int, offset: int = 0, query: str = "",
-           since: date | None = None, until: date | None = None) -> tuple[list[EventRow], int]:
+           since: date | None = None, until: date | None = None,
+           state: str = "") -> tuple[list[EventRow], int]:
     """Events, the latest first: those whose name contains ``query`` or whose id starts
-    with it (case ignored), and that end on or after ``since`` and start on or before
-    ``until`` (an event running on a day is found by that day for both); and how many
-    match in all."""
+    with it (case ignored), that end on or after ``since`` and start on or before
+    ``until`` (an event running on a day is found by that day for both), and that were
+    played in ``state`` (as the file gave it, case ignored); and how many match in all."""
     where: list[ColumnElement[bool]] = []
+    if state.strip():
+        where.append(t.events.c.state == state.strip().upper())
     text = query.strip()
     if text:
         pattern = _like(text)
@@ -99,11 +103,13 @@ def events(c: Connection, limit: int, offset: int = 0, query: str = "",
         where.append(t.events.c.start_date <= until)
     total = c.execute(select(func.count()).select_from(t.events).where(*where)).scalar_one()
     rows = c.execute(select(t.events.c.id, t.events.c.name, t.events.c.start_date,
-                            t.events.c.end_date, t.events.c.corrections).where(*where)
+                            t.events.c.end_date, t.events.c.corrections, t.events.c.city,
+                            t.events.c.state).where(*where)
                      .order_by(t.events.c.end_date.desc(), t.events.c.id.desc())
                      .limit(limit).offset(offset))
     return [EventRow(r.id, r.name, r.start_date.isoformat(), r.end_date.isoformat(),
-                     r.corrections) for r in rows], total
+                     r.corrections, ", ".join(p for p in (r.city, r.state) if p))
+            for r in rows], total
 
 
 def _like(text: str) -> str:

@@ -52,12 +52,14 @@ def player(request: Request, member_id: str, c: Reading) -> Response:
 @router.get("/events", response_class=HTMLResponse, name="events")
 def events(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEARCH),
            since: str = Query("", max_length=10), until: str = Query("", max_length=10),
+           state: str = Query("", max_length=MAX_SEARCH),
            page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
     size = app_state(request).settings.page_size
     first, last = _day(since, "From"), _day(until, "To")
-    rows, total = reads.events(c, size, (page - 1) * size, q, first, last)
+    rows, total = reads.events(c, size, (page - 1) * size, q, first, last, state)
     return _render(request, "events.html", rows=rows, total=total, page=page, q=q,
-                   since=first, until=last, pages=max(1, -(-total // size)))
+                   since=first, until=last, state=state.strip().upper(),
+                   states=queries.event_states(c), pages=max(1, -(-total // size)))
 
 
 def _day(text: str, field: str) -> date | None:
