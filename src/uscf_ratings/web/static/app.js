@@ -12,6 +12,7 @@ function setUp() {
     setUpGames(form, show);
   }
   setUpFileLimit();
+  setUpScrolling();
 }
 
 function setUpShowing(form) {
@@ -67,6 +68,25 @@ function setUpFileLimit() {
       : original;
     note.classList.toggle("warning", Boolean(tooLarge));
   });
+}
+
+// A wide table scrolls sideways in its own box (.scroll). While the box's content is
+// wider than the box, the box takes the keyboard's focus, so that the arrow keys can
+// scroll it; a box that fits is no stop for the Tab key. Checked again when the window's
+// width changes and when a <details> opens (a table in it had no width while closed).
+function setUpScrolling() {
+  const check = () => {
+    document.querySelectorAll(".scroll").forEach((box) => {
+      if (box.scrollWidth > box.clientWidth) {
+        box.tabIndex = 0;
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    });
+  };
+  window.addEventListener("resize", check);
+  document.addEventListener("toggle", check, true);  // toggle does not bubble
+  check();
 }
 
 document.addEventListener("DOMContentLoaded", setUp);
