@@ -395,3 +395,9 @@ def test_event_details_show_on_the_event_page_and_events_are_found_by_state(
         assert re.findall(r'<a href="/events/(\d+)">\1</a>', florida) == ["202610030001"]
         assert "Gainesville, FL" in florida and '<option value="FL" selected>FL (1)' in florida
         assert "0 events found" in text_of(client.get("/events", params={"state": "OH"}).text)
+
+
+def test_api_page_shows_code_as_code(bare_client: Any) -> None:
+    page = bare_client.get("/docs").text
+    assert "`" not in page.split("<table", 1)[1]  # Markdown's backticks became <code>
+    assert "<code>uscf db token create NAME</code>" in page

@@ -7,6 +7,7 @@ from typing import Any
 
 import jinja2
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
 
 from ..core.model import System
 from .estimator import AGE_GROUPS
@@ -35,6 +36,18 @@ def plain(value: object) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
+def code_spans(text: str) -> Markup:
+    """Text with Markdown's `code` spans (the API's descriptions) as <code>, the rest
+    escaped.
+
+    >>> str(code_spans("send `Authorization: Bearer <token>`"))
+    'send <code>Authorization: Bearer &lt;token&gt;</code>'
+    """
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{part}</code>" if i % 2 else part
+                          for i, part in enumerate(parts)))
+
+
 @jinja2.pass_context
 def url_for(context: Any, name: str, /, **params: Any) -> str:
     """A route's path, without scheme and host: links keep working behind a proxy that
@@ -52,7 +65,7 @@ def configure(templates: Jinja2Templates, *, has_database: bool, settings: Setti
                        age_groups=AGE_GROUPS,
                        system_names={s.value: name for s, name in SYSTEM_NAMES.items()})
     env.globals["url_for"] = url_for
-    env.filters.update(r2=two_places, plain=plain)
+    env.filters.update(r2=two_places, plain=plain, code_spans=code_spans)
     # Undefined names are errors, so that a typo in a template fails its test instead of
     # showing an empty cell.
     env.undefined = jinja2.StrictUndefined
