@@ -70,6 +70,10 @@ class Sizes:
     section_rounds: int = 5
     scaling_rounds: int = 5
     db_segments: int = 4  #: parts of the year timed apart, for scaling_db_games_per_s
+    web_clients: int = 8  #: concurrent clients of `uscf serve` in the web mix
+    web_seconds: float = 5.0  #: the length of one run of the web mix
+    web_runs: int = 3  #: runs of the web mix
+    web_list_runs: int = 11  #: requests of the rating list's first page, one at a time
 
     @property
     def db_members(self) -> int:
@@ -79,13 +83,14 @@ class Sizes:
 SMOKE = Sizes("smoke", section_runs=1, scaling_players=(10, 50, 120), scaling_runs=1,
               corpus_members=300, corpus_events=6, engine_runs=1, pack_runs=1,
               reference_runs=1, peer_runs=1, db_games=800, db_runs=1, rerate_runs=1,
-              startup_runs=1)
+              startup_runs=1, web_clients=4, web_seconds=1.0, web_runs=1, web_list_runs=3)
 DEFAULT = Sizes("default", section_runs=21, scaling_players=(10, 30, 50, 120), scaling_runs=11,
                 corpus_members=10_000, corpus_events=250, engine_runs=9, pack_runs=3,
                 reference_runs=3, peer_runs=3, db_games=20_000, db_runs=3, rerate_runs=3,
                 startup_runs=11)
 #: the year's runs take a minute or so each: three give a median, as the others have
-FULL = replace(DEFAULT, mode="full", db_games=1_000_000, db_runs=3, rerate_runs=3)
+FULL = replace(DEFAULT, mode="full", db_games=1_000_000, db_runs=3, rerate_runs=3,
+               web_seconds=10.0, web_list_runs=7)
 FULL_YEAR_GAMES = 1_000_000  #: the issue's year: 1,000,000 games in about 20,000 sections
 
 
@@ -808,6 +813,19 @@ def _remove_sqlite(url: str) -> None:
         Path(path + suffix).unlink(missing_ok=True)
 
 
+def filled_db(ctx: Context, why: str) -> str:
+    """The database the last `uscf db rate` run of the office figures filled with the
+    year; if they did not run, a fresh one filled now."""
+    from uscf_ratings.office.office import Office
+
+    if ctx.last_db is None:
+        url = f"sqlite:///{ctx.workdir / 'office-filled.db'}"
+        Office(url).init()
+        _db_rate(ctx, url, ctx.year, f"uscf db rate ({why})")
+        ctx.last_db = url
+    return ctx.last_db
+
+
 def flip_first_game(event: Event) -> Event:
     """The event with the first decisive game of its first section reversed (a correction)."""
     section = event.sections[0]
@@ -835,12 +853,7 @@ def rerate_figures(ctx: Context) -> list[Figure]:
 
     sizes = ctx.sizes
     year = ctx.year
-    if ctx.last_db is None:  # the office figures did not run: fill a database first
-        url = f"sqlite:///{ctx.workdir / 'office-rerate.db'}"
-        Office(url).init()
-        _db_rate(ctx, url, year, "uscf db rate (to have a year to correct)")
-        ctx.last_db = url
-    office = Office(ctx.last_db)
+    office = Office(filled_db(ctx, "to have a year to correct"))
     first = year.events[0]
     versions = (flip_first_game(first), first)
     times: list[float] = []
@@ -946,6 +959,16 @@ def startup_figures(ctx: Context) -> list[Figure]:
     return out
 
 
+# --- The web app ----------------------------------------------------------------------------
+
+
+def web_figures(ctx: Context) -> list[Figure]:
+    """web_list_page_ms and web_mix_*: `uscf serve` on the year's database (bench/web.py)."""
+    from .web import web_figures as measure
+
+    return measure(ctx)
+
+
 #: The figure functions, in the order they run: (group name, function).
 GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
     ("section", section_figures),
@@ -957,4 +980,5 @@ GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
     ("db", db_figures),
     ("rerate", rerate_figures),
     ("startup", startup_figures),
+    ("web", web_figures),
 )

@@ -7,7 +7,8 @@ figures finished and exits 130; the office's transactions leave no half-rated ev
 
     python -m bench                  the default sizes (a few minutes on 2 cores)
     python -m bench --smoke          tiny sizes, one run each: checks that all works
-    python -m bench --full           the office on the issue's year of 1,000,000 games
+    python -m bench --full           the office and the web app on the issue's year of
+                                     1,000,000 games (100,000 members)
     python -m bench --json --profile --save bench/results/latest.json
 """
 
@@ -38,7 +39,8 @@ from bench.progress import Stopped
 
 SCHEMA = 1
 LIBRARIES = ("uscf-ratings", "numba", "llvmlite", "numpy", "SQLAlchemy", "alembic",
-             "fastjsonschema", "jsonschema", *PACKAGES)
+             "fastjsonschema", "jsonschema", "fastapi", "starlette", "uvicorn", "h11",
+             "httptools", "uvloop", "Jinja2", *PACKAGES)
 NOTE_PEERS = ("The peers compute different, simpler formulas (no Step 1-3 initial ratings, "
               "no special formula, no floors, no explanations); a ratio compares speed "
               "only.")
@@ -62,8 +64,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     size.add_argument("--smoke", action="store_true",
                       help="tiny sizes, one run each: checks that everything works")
     size.add_argument("--full", action="store_true",
-                      help="the office figures on a year of 1,000,000 games, the median of "
-                           "3 runs each (about 6 minutes on 2 cores)")
+                      help="the office and web figures on a year of 1,000,000 games, the "
+                           "median of 3 runs each (about 9 minutes on 2 cores)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object on stdout (the table goes to stderr)")
     parser.add_argument("--save", type=Path, metavar="FILE", help="also write the JSON to FILE")
@@ -226,7 +228,7 @@ def _names(group: str) -> list[str]:
             "engine": ["engine_player_games_per_s"], "pack": ["pack_player_games_per_s"],
             "reference": ["reference_player_games_per_s"], "peers": ["peer_player_games_per_s"],
             "db": ["db_games_per_s"], "rerate": ["rerate_year_s"],
-            "startup": ["startup_help_ratio"]}[group]
+            "startup": ["startup_help_ratio"], "web": ["web_list_page_ms"]}[group]
 
 
 # --- The table -------------------------------------------------------------------------------
