@@ -130,7 +130,8 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
     """A database at revision 0001 (explanations stored) upgrades to the latest revision
     with its rows: 0002 drops the explanations, 0003 adds the event's W/D/L, NULL for the
     rows stored before it (nothing is guessed), 0004 the event's city and state, NULL for
-    the events stored before it, with an index on the state."""
+    the events stored before it, with an index on the state; 0005 indexes the events'
+    order and the merged ids."""
     from alembic import command
     from sqlalchemy import inspect, text
 
@@ -148,7 +149,7 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
                        "'2026-01-03', '2026-01-03', 1234.5, '{}')"))
     engine.dispose()
     office = Office(office_url)
-    assert office.init() == "0004"
+    assert office.init() == "0005"
     with office.engine.connect() as c:
         assert c.execute(select(schema.ratings.c.post)).scalar_one() == 1234.5
         assert c.execute(select(schema.ratings.c.wins, schema.ratings.c.draws,
@@ -159,10 +160,12 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
         indexes = {i["name"] for i in inspect(c).get_indexes("ratings")}
         event_columns = {col["name"] for col in inspect(c).get_columns("events")}
         event_indexes = {i["name"] for i in inspect(c).get_indexes("events")}
+        member_indexes = {i["name"] for i in inspect(c).get_indexes("members")}
     office.engine.dispose()
     assert "explanation" not in columns and "ratings_order" in indexes
     assert {"wins", "draws", "losses"} <= columns
     assert {"city", "state"} <= event_columns and "events_state" in event_indexes
+    assert "events_latest" in event_indexes and "members_merged" in member_indexes
 
 
 def test_migrations_build_the_tables_the_code_describes(office: Office) -> None:

@@ -115,3 +115,23 @@ def test_serve_refuses_a_database_without_a_schema(tmp_path: Path) -> None:
 def test_serve_refuses_a_bad_size() -> None:
     out = CliRunner().invoke(cli, ["serve", "--max-upload", "lots"])
     assert out.exit_code == 2 and "not a size" in out.output
+
+
+def test_member_search_finds_what_the_rule_says() -> None:
+    """The kept member index (a few text scans) finds exactly the members the rule names:
+    the id starts with the search or the name contains it, case ignored; in name order."""
+    import random
+
+    from uscf_ratings.web.lists import Member, MemberIndex, matches
+
+    chosen = random.Random(3)
+    members = [Member(id, name, "", name.lower()) for id, name in sorted(
+        ("".join(chosen.choice("0123") for _ in range(chosen.randint(1, 4))),
+         "".join(chosen.choice("abcAB ") for _ in range(chosen.randint(0, 8))))
+        for _ in range(2000))]
+    index = MemberIndex(members)
+    for search in ("a", "ab", "B", "1", "12", "0", "ca", "b ", "x", "  Ab", "", "a\nb"):
+        text = search.strip().lower()
+        expected = members if not text else [m for m in members if "\n" not in text
+                                             and matches(text, m.id, m.folded)]
+        assert index.search(search) == expected, search

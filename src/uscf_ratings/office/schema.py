@@ -40,6 +40,7 @@ members = Table(
     Column("canadian_resident", Boolean),
     #: set when this id was merged into another: the same person
     Column("merged_into", String(32), ForeignKey("members.id")),
+    Index("members_merged", "merged_into"),  #: merged ids, followed on every page
 )
 
 #: A member's standing per system before any event this database rated (imported).
@@ -83,6 +84,7 @@ events = Table(
     Column("city", Text),
     Column("state", Text),
     Index("events_state", "state"),
+    Index("events_latest", "end_date", "id"),  #: the events list, the latest first
 )
 
 #: One row per section, in rating order: (end date, start date, event id, number).

@@ -13,7 +13,7 @@ from sqlalchemy import Connection
 
 from ..office.db import DatabaseError, check_schema
 from ..office.office import Office
-from .lists import RatingLists
+from .lists import OfficeReads
 from .problems import from_office_error, no_database
 from .settings import Settings
 
@@ -25,7 +25,7 @@ class AppState:
     settings: Settings
     office: Office | None
     templates: Jinja2Templates
-    lists: RatingLists = field(default_factory=RatingLists)
+    kept: OfficeReads = field(default_factory=OfficeReads)  #: reads kept per database state
 
 
 def app_state(request: Request) -> AppState:

@@ -18,6 +18,7 @@ from ..core.model import System
 from ..office import queries
 from ..office import schema as t
 from ..office.store import latest_states
+from .lists import OfficeReads
 from .privacy import public_player, public_section
 
 
@@ -52,24 +53,19 @@ class MemberRow:
     ratings: dict[str, str]  #: system -> the rating as published (1846, 1582P14)
 
 
-def members(c: Connection, query: str, limit: int, offset: int = 0) -> tuple[list[MemberRow], int]:
+def members(c: Connection, kept: OfficeReads, query: str, limit: int, offset: int = 0
+            ) -> tuple[list[MemberRow], int]:
     """Members whose id starts with ``query`` or whose name contains it (case ignored),
-    by name; and how many match in all. Merged ids are left out: they are their target."""
-    where: list[ColumnElement[bool]] = [t.members.c.merged_into.is_(None)]
-    text = query.strip()
-    if text:
-        pattern = _like(text)
-        where.append(or_(t.members.c.id.like(f"{pattern}%", escape="\\"),
-                         func.lower(t.members.c.name).like(f"%{pattern}%", escape="\\")))
-    total = c.execute(select(func.count()).select_from(t.members).where(*where)).scalar_one()
-    rows = c.execute(select(t.members.c.id, t.members.c.name, t.members.c.state).where(*where)
-                     .order_by(t.members.c.name, t.members.c.id).limit(limit).offset(offset)).all()
+    by name; and how many match in all (`lists.OfficeReads.members`). Merged ids are
+    left out: they are their target."""
+    found = kept.members(c, query)
+    rows = found[offset:offset + limit]
     states = latest_states(c, [r.id for r in rows])
-    shown = [MemberRow(r.id, r.name or "", r.state or "",
+    shown = [MemberRow(r.id, r.name, r.state,
                        {s.value: queries.display(st.rating, st.games)
                         for s in System if (st := states.get((r.id, s))) is not None})
              for r in rows]
-    return shown, total
+    return shown, len(found)
 
 
 @dataclass(frozen=True)

@@ -66,18 +66,18 @@ def player(member_id: str, c: Reading) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}", summary="A rated event: crosstable and explanations")
-def event(event_id: str, c: Reading) -> dict[str, Any]:
-    found = reads.event(c, event_id)
+def event(request: Request, event_id: str, c: Reading) -> dict[str, Any]:
+    found = app_state(request).kept.event(c, event_id, lambda: reads.event(c, event_id))
     if found is None:
         raise Problem(404, f"event {event_id} is not in the database")
     return found
 
 
 @router.get("/members", summary="Search members by id or name")
-def members(c: Reading, q: str = Query("", max_length=MAX_SEARCH),
+def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEARCH),
             limit: int = Query(50, ge=1, le=500),
             offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> dict[str, Any]:
-    rows, total = reads.members(c, q, limit, offset)
+    rows, total = reads.members(c, app_state(request).kept, q, limit, offset)
     return {"total": total, "members": [
         {"id": r.id, "name": r.name, "state": r.state, "ratings": r.ratings} for r in rows]}
 
@@ -92,8 +92,7 @@ def rating_list(request: Request, c: Reading, as_of: date, system: System = Syst
     each member's place in the whole list (`rank`). `q` keeps the members whose id starts
     with it or whose name contains it; `limit` and `offset` give a part of the list (by
     default all of it)."""
-    lists = app_state(request).lists
-    found = lists.page(c, as_of, system, q, MAX_OFFSET if limit is None else limit, offset)
+    found = app_state(request).kept.page(c, as_of, system, q, MAX_OFFSET if limit is None else limit, offset)
     return [{"rank": r.rank, "id": r.entry.id, "name": r.entry.name, "rating": r.entry.rating,
              "display": r.entry.display, "games": r.entry.games,
              "as_of": r.entry.as_of.isoformat() if r.entry.as_of else None}

@@ -31,7 +31,7 @@ def _render(request: Request, name: str, **context: Any) -> Response:
 def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEARCH),
             page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
     size = app_state(request).settings.page_size
-    rows, total = reads.members(c, q, size, (page - 1) * size)
+    rows, total = reads.members(c, app_state(request).kept, q, size, (page - 1) * size)
     return _render(request, "members.html", q=q, rows=rows, total=total, page=page,
                    pages=max(1, -(-total // size)))
 
@@ -75,7 +75,7 @@ def _day(text: str, field: str) -> date | None:
 
 @router.get("/events/{event_id}", response_class=HTMLResponse, name="event")
 def event(request: Request, event_id: str, c: Reading) -> Response:
-    found = reads.event(c, event_id)
+    found = app_state(request).kept.event(c, event_id, lambda: reads.event(c, event_id))
     if found is None:
         raise Problem(404, f"event {event_id} is not in the database")
     tables = [crosstable.from_office(s) for s in found["sections"]]
@@ -89,7 +89,7 @@ def rating_list(request: Request, c: Reading, as_of: date | None = None,
     state = app_state(request)
     size = state.settings.page_size
     day = as_of or date.today()
-    found = state.lists.page(c, day, system, q, size, (page - 1) * size)
+    found = state.kept.page(c, day, system, q, size, (page - 1) * size)
     return _render(request, "list.html", rows=found.rows, total=found.total,
                    everyone=found.size, as_of=day, system=system.value, q=q, page=page,
                    pages=max(1, -(-found.total // size)))
@@ -100,7 +100,7 @@ def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
                     system: System = System.R) -> Response:
     """The same columns as ``uscf db list --format csv``, ratings to whole points."""
     day = as_of or date.today()
-    entries = [r.entry for r in app_state(request).lists.ranked(c, day, system)]
+    entries = [r.entry for r in app_state(request).kept.ranked(c, day, system)]
     name = f"rating-list-{system.value}-{day.isoformat()}.csv"
     return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
