@@ -12,8 +12,9 @@ over loopback by a bounded load from this process.
   when the client's previous one has been answered (a closed loop), so the load is
   bounded by the clients, and by the time: no request is sent after it.
 
-The server is a child process, ``uscf serve --db URL --host 127.0.0.1 --port PORT``,
-listening on loopback only; it is stopped when the figures are done, interrupted or
+The server is a child process, ``uscf serve --db URL --host 127.0.0.1 --port PORT``
+with its default workers (one process per CPU available, at most 8), listening on
+loopback only; it is stopped when the figures are done, interrupted or
 failed (and, on Linux, when this process dies).
 
 The clients use the standard library's ``http.client``: the lightest client at hand,
@@ -248,11 +249,29 @@ def load(port: int, plan: Sequence[tuple[str, str]], clients: int, seconds: floa
 
 
 def server_cpu_s(pid: int) -> float | None:
-    """User and system CPU seconds of a process so far (its threads included), from
-    /proc; None where /proc cannot say."""
+    """User and system CPU seconds so far of a process and of the processes it started
+    (uvicorn's workers; their threads included), from /proc; None where /proc cannot say
+    (a worker that ended meanwhile is not counted)."""
+    stats: dict[int, tuple[int, int]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        found = _stat(entry)
+        if found is not None:
+            stats[int(entry.name)] = found
+    if pid not in stats:
+        return None
+    family, added = {pid}, True
+    while added:  # each pass adds the children of those found
+        more = {k for k, v in stats.items() if v[0] in family} - family
+        family |= more
+        added = bool(more)
+    return sum(stats[k][1] for k in family) / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(entry: Path) -> tuple[int, int] | None:
+    """The parent's id and the CPU ticks (user and system) of the process of /proc/PID."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[1]), int(fields[11]) + int(fields[12])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -502,7 +521,7 @@ def _list_figure(ctx: Context, page: str, status: int, size: int, times: list[fl
 def _mix_figures(ctx: Context, server: Server, runs: list[LoadRun], members: int
                  ) -> list[Figure]:
     sizes = ctx.sizes
-    what = (f"`uscf serve` (uvicorn, one process) on {HOST}, with "
+    what = (f"`uscf serve` (uvicorn, {_workers()}) on {HOST}, with "
             f"{ctx.year.describe(sizes.db_members)} in SQLite ({members:,} on the list); "
             f"{sizes.web_clients} clients (threads of the benchmark's process on the same "
             f"machine, a keep-alive connection each, gzip asked for), each sending its next "
@@ -549,12 +568,20 @@ def _mix_figures(ctx: Context, server: Server, runs: list[LoadRun], members: int
     ]
 
 
+def _workers() -> str:
+    """The server's workers: `uscf serve` starts one per CPU available by default."""
+    from uscf_ratings.cli.serve import default_workers
+
+    workers = default_workers()
+    return f"{workers} worker processes (the default)" if workers > 1 else "one process"
+
+
 def _cpu_note(runs: list[LoadRun]) -> str:
     """How busy the server and the clients kept the machine's cores."""
     seconds = sum(r.seconds for r in runs)
     parts = [f"the clients used {sum(r.client_cpu_s for r in runs) / seconds:.0%} of a core"]
     if all(r.server_cpu_s is not None for r in runs):
         busy = sum(r.server_cpu_s or 0.0 for r in runs) / seconds
-        parts.insert(0, f"the server used {busy:.0%} of a core")
+        parts.insert(0, f"the server (its processes together) used {busy:.0%} of a core")
     return ", ".join(parts) + f" (of {os.cpu_count()})"
 

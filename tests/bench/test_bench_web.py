@@ -72,7 +72,8 @@ def test_the_web_targets_are_stated(web: dict[str, Any]) -> None:
 
 def test_no_server_is_left_running(web: dict[str, Any]) -> None:
     """The run is over and its work folder removed: no `uscf serve` of it runs on (its
-    command line names the database in that folder, now deleted, its working folder)."""
+    command line names the database in that folder, now deleted, its working folder),
+    nor any of its workers (started by multiprocessing, in the same folder)."""
     if not Path("/proc/self/cwd").exists():
         pytest.skip("no /proc here to list the processes")
     left = []
@@ -82,8 +83,10 @@ def test_no_server_is_left_running(web: dict[str, Any]) -> None:
             folder = os.readlink(proc / "cwd")
         except OSError:  # gone meanwhile, or not ours to read
             continue
-        if (b"serve" in command and any(b"uscf-bench-" in part for part in command)
-                and folder.endswith("(deleted)")):
+        ours = (any(b"uscf-bench-" in part for part in command) and b"serve" in command
+                or any(b"multiprocessing" in part for part in command)
+                and "uscf-bench-" in folder)
+        if ours and folder.endswith("(deleted)"):
             left.append(f"{proc.name}: {b' '.join(command).decode(errors='replace')}")
     assert left == [], left
 

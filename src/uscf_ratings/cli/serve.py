@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
-from ..web.settings import DEFAULT_MAX_UPLOAD, parse_size
+from ..web.settings import DEFAULT_MAX_UPLOAD, VARIABLES, Settings, parse_size
+
+#: the most workers started without --workers, however many CPUs there are: the pages
+#: are short requests, and each worker keeps its own copy of what the app keeps
+MAX_DEFAULT_WORKERS = 8
+#: what uvicorn imports in each worker (with factory=True, it calls it)
+WORKER_APP = "uscf_ratings.web.app:app_from_environment"
+
+
+def default_workers() -> int:
+    """One worker per CPU this process may run on, at most `MAX_DEFAULT_WORKERS`."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_DEFAULT_WORKERS))
 
 
 def _size(_ctx: click.Context, _param: click.Parameter, value: str | None) -> int:
@@ -16,6 +33,17 @@ def _size(_ctx: click.Context, _param: click.Parameter, value: str | None) -> in
         raise click.BadParameter(str(error)) from None
 
 
+def _check_database(url: str) -> None:
+    """Refuse, in one line, a database the app cannot serve (`web.app.check_database`)."""
+    from ..office.errors import DatabaseError
+    from ..web.app import check_database
+
+    try:
+        check_database(url)
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
+
+
 @click.command()
 @click.option("--db", "url", envvar="USCF_DB", default=None, metavar="URL",
               help="The office database (sqlite:///path or postgresql://...); also $USCF_DB. "
@@ -25,7 +53,15 @@ def _size(_ctx: click.Context, _param: click.Parameter, value: str | None) -> in
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--max-upload", default=None, metavar="SIZE", callback=_size,
               help="Largest request body: bytes, or with K or M (1024-based). Default 2M.")
-def serve(url: str | None, host: str, port: int, max_upload: int) -> None:
+@click.option("--workers", default=None, metavar="N", type=click.IntRange(1, 64),
+              help="Processes that answer requests, each on a core of its own, sharing the "
+                   f"port. Default: one per CPU available, at most {MAX_DEFAULT_WORKERS}. 1: "
+                   "a single process.")
+@click.option("--access-log/--no-access-log", default=True,
+              help="Print a line per request answered (the default), or only the server's "
+                   "start, stop and errors.")
+def serve(url: str | None, host: str, port: int, max_upload: int, workers: int | None,
+          access_log: bool) -> None:
     """Run the web app: the rating estimator and, with a database, the office's pages
     (members, players with charts, events, the rating list) and its JSON API under /api.
 
@@ -34,22 +70,42 @@ def serve(url: str | None, host: str, port: int, max_upload: int) -> None:
     try:
         import uvicorn
 
-        from ..web import Settings, create_app
+        from ..web import create_app
     except ImportError as error:
         raise click.ClickException(f"the web app needs the `web` extra ({error.name} is "
                                    "missing): pip install 'uscf-ratings[web]'") from None
     if url:
-        from ..office.db import DatabaseError, check_schema, make_engine
-
-        engine = make_engine(url)
-        try:
-            with engine.connect() as c:
-                check_schema(c)
-        except DatabaseError as error:
-            raise click.ClickException(f"{url}: {error}") from None
-        finally:
-            engine.dispose()
-    app = create_app(Settings(db_url=url, max_upload=max_upload))
+        _check_database(url)
+    settings = Settings(db_url=url or None, max_upload=max_upload)
+    workers = workers or default_workers()
     click.echo(f"uscf-ratings on http://{host}:{port}/"
-               + (f" with the office at {url}" if url else " (estimator only: no --db)"))
-    uvicorn.run(app, host=host, port=port, log_level="info")
+               + (f" with the office at {_shown(url)}" if url else " (estimator only: no --db)")
+               + (f", {workers} workers" if workers > 1 else ""))
+    if workers == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info",
+                    access_log=access_log)
+        return
+    _pass_to_workers(settings)
+    # uvicorn binds the port here, starts the workers (each builds its app with
+    # WORKER_APP), restarts one that dies, and on SIGINT or SIGTERM stops them all
+    # before it returns
+    uvicorn.run(WORKER_APP, factory=True, workers=workers, host=host, port=port,
+                log_level="info", access_log=access_log)
+    if url:  # a worker that could not use the database stopped them all: say why
+        _check_database(url)
+
+
+def _shown(url: str) -> str:
+    from ..office.db import shown_url
+
+    return shown_url(url)
+
+
+def _pass_to_workers(settings: Settings) -> None:
+    """Put the settings in this process's environment, which the workers inherit."""
+    from ..web.app import PARENT_VARIABLE
+
+    for variable in VARIABLES.values():
+        os.environ.pop(variable, None)
+    os.environ.update(settings.to_environment())
+    os.environ[PARENT_VARIABLE] = str(os.getpid())

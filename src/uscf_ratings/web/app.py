@@ -1,8 +1,13 @@
-"""The app factory: ``create_app(Settings(...))`` gives the ASGI app ``uscf serve`` runs."""
+"""The app factory: ``create_app(Settings(...))`` gives the ASGI app ``uscf serve`` runs;
+``app_from_environment`` gives it to each worker of ``uscf serve --workers N``."""
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
+import signal
+import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI, Request
@@ -12,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
+from ..office.db import DatabaseError, check_schema, check_url, make_engine, shown_url
 from ..office.office import Office
 from . import openapi
 from .deps import HERE, AppState
@@ -63,6 +69,79 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HeadAsGet)  # outermost: everything else sees a GET
     openapi.install(app)
     return app
+
+
+#: The variable that gives a worker the process id of the `uscf serve` that started it.
+PARENT_VARIABLE = "USCF_SERVE_PARENT"
+#: uvicorn's exit code for a worker that could not start: its parent then stops them all.
+STARTUP_FAILURE = 3
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker of ``uscf serve --workers N``, from the settings the command
+    put in the environment (`Settings.to_environment`); uvicorn calls it in each worker
+    (``uscf_ratings.web.app:app_from_environment`` with ``factory=True``).
+
+    The worker ends with its parent (Linux), and refuses to start, with the one line
+    ``uscf serve`` itself prints and no traceback, on settings it cannot read or a
+    database it cannot serve (the command checks both before it starts any worker: this
+    is the database changed in between)."""
+    _end_with_parent(os.environ.get(PARENT_VARIABLE, ""))
+    try:
+        settings = Settings.from_environment(os.environ)
+        if settings.db_url:
+            check_database(settings.db_url)
+        return create_app(settings)
+    except (ValueError, DatabaseError) as error:
+        print(f"Error: {error}", file=sys.stderr, flush=True)
+    except Exception as error:  # anything else: still one line, never a traceback
+        print(f"Error: the web app could not start: {type(error).__name__}: {error}",
+              file=sys.stderr, flush=True)
+    sys.exit(STARTUP_FAILURE)
+
+
+def check_database(url: str) -> None:
+    """Refuse, with a one-line `DatabaseError` that starts with the URL (without its
+    password), a database the app cannot serve: a URL that names none, a SQLite file
+    that does not exist, a server that cannot be reached, a schema not created or not
+    current. ``uscf serve`` checks before it starts, and each of its workers again."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    shown = shown_url(url)
+    try:
+        check_url(url, must_exist=True)
+        engine = make_engine(url)
+        try:
+            with engine.connect() as c:
+                check_schema(c)
+        finally:
+            engine.dispose()
+    except DatabaseError as error:
+        message = str(error)
+        raise DatabaseError(message if message.startswith((url, shown, repr(url)))
+                            else f"{shown}: {message}") from None
+    except ImportError as error:  # the driver: psycopg for PostgreSQL (the postgres extra)
+        raise DatabaseError(f"{shown}: cannot use the database: {error.name} is not "
+                            "installed") from None
+    except SQLAlchemyError as error:
+        cause = getattr(error, "orig", None) or error
+        first = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+        raise DatabaseError(f"{shown}: cannot use the database: {first}") from None
+
+
+def _end_with_parent(parent: str) -> None:
+    """On Linux, have this process sent SIGTERM when the process ``parent`` (its parent,
+    `uscf serve`) ends, even by SIGKILL (prctl PR_SET_PDEATHSIG), so that no worker
+    outlives the command; and end now if that parent is gone already."""
+    if not parent.isdigit() or not sys.platform.startswith("linux"):
+        return
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(1, int(signal.SIGTERM))  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != int(parent):  # the parent ended before the line above
+        sys.exit(0)
 
 
 def _wants_json(request: Request) -> bool:

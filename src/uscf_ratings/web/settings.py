@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  #: 2 MiB: a large rating report zips to far less
 
@@ -17,6 +19,53 @@ class Settings:
     max_games: int = 100
     #: Rows shown on a page of the member list.
     page_size: int = 50
+
+    def to_environment(self) -> dict[str, str]:
+        """The settings as environment variables (`VARIABLES`), as `uscf serve` hands them
+        to its workers: each is a new interpreter that builds its own app from them. A
+        setting without a value (no database) has no variable."""
+        values = {name: getattr(self, name) for name in VARIABLES}
+        return {VARIABLES[name]: str(value) for name, value in values.items()
+                if value is not None}
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str]) -> Settings:
+        """The settings that `to_environment` gave; a variable unset or empty leaves the
+        default. A number that is not one, or not positive, is a `ValueError` naming
+        the variable.
+
+        >>> settings = Settings("sqlite:///office.db", max_upload=4096)
+        >>> settings.to_environment()["USCF_MAX_UPLOAD"]
+        '4096'
+        >>> Settings.from_environment(settings.to_environment()) == settings
+        True
+        >>> Settings.from_environment({"USCF_PAGE_SIZE": "0"})
+        Traceback (most recent call last):
+        ValueError: $USCF_PAGE_SIZE='0': expected a positive whole number
+        """
+        values: dict[str, Any] = {}
+        for name, variable in VARIABLES.items():
+            text = environ.get(variable, "").strip()
+            if not text:
+                continue
+            if name == "db_url":
+                values[name] = text
+                continue
+            try:
+                number = parse_size(text) if name == "max_upload" else int(text)
+            except ValueError:
+                number = 0
+            if number <= 0:
+                raise ValueError(f"${variable}={text!r}: expected a positive whole number"
+                                 + (" (or with K or M)" if name == "max_upload" else ""))
+            values[name] = number
+        return cls(**values)
+
+
+#: The environment variable of each setting, for the workers of `uscf serve --workers N`
+#: (USCF_DB is also the database every `uscf db` command uses by default).
+VARIABLES = {"db_url": "USCF_DB", "max_upload": "USCF_MAX_UPLOAD",
+             "max_games": "USCF_MAX_GAMES", "page_size": "USCF_PAGE_SIZE"}
 
 
 def parse_size(text: str) -> int:
