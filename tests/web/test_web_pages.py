@@ -401,3 +401,27 @@ def test_api_page_shows_code_as_code(bare_client: Any) -> None:
     page = bare_client.get("/docs").text
     assert "`" not in page.split("<table", 1)[1]  # Markdown's backticks became <code>
     assert "<code>uscf db token create NAME</code>" in page
+
+
+def test_no_total_of_wins_draws_and_losses_is_made_of_a_part(office_url: str) -> None:
+    """A row stored before the office kept an event's W/D/L (NULL): the event shows "-"
+    and the system's total is not given, rather than the total of the other events."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import update
+
+    from uscf_ratings.office import schema
+    from uscf_ratings.office.db import make_engine, writing
+    from uscf_ratings.web import Settings, create_app
+
+    engine = make_engine(office_url)
+    with writing(engine) as c:
+        c.execute(update(schema.ratings).where(
+            schema.ratings.c.member_id == "30000001", schema.ratings.c.system == "R",
+            schema.ratings.c.event_id == SAMPLE_ID).values(wins=None, draws=None, losses=None))
+    engine.dispose()
+    with TestClient(create_app(Settings(db_url=office_url))) as client:
+        found = client.get("/api/players/30000001").json()
+        assert found["ratings"]["R"]["wins"] is None
+        assert (found["ratings"]["Q"]["wins"], found["ratings"]["Q"]["draws"]) == (2, 3)
+        history = {(h["event_id"], h["system"]): h["wins"] for h in found["history"]}
+        assert history[(SAMPLE_ID, "R")] is None and history[("202609010001", "R")] == 0

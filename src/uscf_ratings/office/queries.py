@@ -30,8 +30,8 @@ def display(rating: float, games: int) -> str:
 def player(c: Connection, member_id: str) -> dict[str, Any] | None:
     """A member's ratings per system and history (oldest first), with the rated games
     won, drawn and lost in each event (``history``) and in all the events on record
-    (``ratings``: None where no event of the system has its counts, which rows stored
-    before the office kept them lack)."""
+    (``ratings``: None where an event of the system lacks its counts, as rows stored
+    before the office kept them do, or where the system has no event)."""
     member_id = aliases(c).get(member_id, member_id)
     row = c.execute(select(t.members).where(t.members.c.id == member_id)).first()
     if row is None:
@@ -56,7 +56,9 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
     floors = {h["system"]: h["floor"] for h in history}  # in order: the last wins
     ratings = {}
     for (_, system), state in sorted(states.items(), key=lambda kv: kv[0][1].value):
-        counted = [h for h in history if h["system"] == system.value and h["wins"] is not None]
+        events = [h for h in history if h["system"] == system.value]
+        # a total only where every event has its counts: never a part shown as the whole
+        counted = events if all(h["wins"] is not None for h in events) else []
         ratings[system.value] = {
             "rating": round_half_up(state.rating, 2),
             "display": display(state.rating, state.games),
