@@ -147,10 +147,11 @@ def test_the_real_rating_report_from_file_to_page(office: Office, shared: Path) 
 
 def test_upgrade_from_0003_keeps_every_row_both_ways(office_url: str) -> None:
     """An office at 0003 holding a rated event (event, section and result rows) upgrades
-    (to 0004, and on to the latest revision) with every row, the event's city and state NULL (its source has no details);
-    an event rated after the upgrade fills them. Going back to 0003 drops the two columns
-    and keeps every row: the events table is altered in place, never rebuilt (a rebuild
-    on SQLite would delete the sections and results with it, ON DELETE CASCADE)."""
+    (to 0004, and on to the latest revision) with every row, the event's city and state
+    NULL (its source has no details); an event rated after the upgrade fills them. Going
+    back to 0003 drops the two columns and keeps every row: the events table is altered
+    in place, never rebuilt (a rebuild on SQLite would delete the sections and results
+    with it, ON DELETE CASCADE)."""
     from alembic import command
 
     engine = make_engine(office_url)

@@ -20,7 +20,7 @@ screen readers, and the page lists every number in its history table.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from html import escape
@@ -149,7 +149,8 @@ def history_svg(points: Sequence[Point], system: str, floor: float | None = None
     return "\n".join(parts)
 
 
-def _floor(floor: float | None, bottom: float, top: float, y: Any, width: int) -> list[str]:
+def _floor(floor: float | None, bottom: float, top: float, y: Callable[[float], float],
+           width: int) -> list[str]:
     """The floor as a dashed line where it lies within the axis; below it, a note at the
     bottom edge (a floor of 100 under ratings near 2000 would flatten the line)."""
     if not floor:

@@ -45,8 +45,9 @@ class Kept(Generic[V]):
     def get(self, c: Connection, key: Hashable, make: Callable[[], V]) -> V:
         mark = (key, last_audit_id(c))
         with self._lock:
-            found = self._kept.get(mark)
-            if found is None:
+            if mark in self._kept:
+                found = self._kept[mark]
+            else:
                 found = self._kept[mark] = make()
                 while len(self._kept) > self._keep:
                     self._kept.popitem(last=False)
@@ -78,32 +79,37 @@ class Member:
     id: str
     name: str
     state: str
-    folded: str  #: the name in lower case, searched
 
 
-class MemberIndex:
-    """The members to search, with their names and ids each joined in one text: a
-    search is then a few scans of a text in C (``str.find``), not a loop over 100,000
-    members in Python."""
+T = TypeVar("T")
 
-    def __init__(self, members: list[Member]):
-        self.members = members
-        self._names = "".join(m.folded + "\n" for m in members)
-        self._ids = "\n" + "".join(m.id + "\n" for m in members)
-        self._name_starts = list(accumulate((len(m.folded) + 1 for m in members), initial=0))
-        self._id_starts = list(accumulate((len(m.id) + 1 for m in members), initial=1))
 
-    def search(self, query: str) -> list[Member]:
+class Searchable(Generic[T]):
+    """Rows to search by id and name, with the ids and the names each joined in one
+    text: a search is then a few scans of a text in C (``str.find``), not a loop over
+    100,000 rows in Python. The members page and the rating list search alike."""
+
+    def __init__(self, rows: list[T], ids: list[str], names: list[str]):
+        self.rows = rows
+        folded = [name.lower() for name in names]
+        self._names = "".join(name + "\n" for name in folded)
+        self._ids = "\n" + "".join(i + "\n" for i in ids)
+        self._name_starts = list(accumulate((len(name) + 1 for name in folded), initial=0))
+        self._id_starts = list(accumulate((len(i) + 1 for i in ids), initial=1))
+
+    def search(self, query: str) -> list[T]:
+        """The rows whose id starts with ``query`` or whose name contains it (case
+        ignored), in their order."""
         text = query.strip().lower()
         if not text:
-            return self.members
+            return self.rows
         if "\n" in text:  # the separator: in no name and no id
             return []
         found = {bisect_right(self._name_starts, at) - 1 for at in _every(self._names, text)}
         # an id starts with it: right after a line break
         found.update(bisect_right(self._id_starts, at + 1) - 1
                      for at in _every(self._ids, "\n" + text))
-        return [self.members[i] for i in sorted(found)]
+        return [self.rows[i] for i in sorted(found)]
 
 
 def _every(haystack: str, needle: str) -> list[int]:
@@ -116,12 +122,6 @@ def _every(haystack: str, needle: str) -> list[int]:
     return found
 
 
-def matches(text: str, member_id: str, folded_name: str) -> bool:
-    """A search: the id starts with ``text`` or the name contains it, case ignored
-    (``text`` already lowered)."""
-    return member_id.startswith(text) or text in folded_name
-
-
 class OfficeReads:
     """The app's kept reads: rating lists (KEEP_LISTS), members, events (KEEP_EVENTS)."""
 
@@ -129,16 +129,17 @@ class OfficeReads:
     KEEP_EVENTS = 64
 
     def __init__(self) -> None:
-        self._lists: Kept[list[Ranked]] = Kept(self.KEEP_LISTS)
-        self._members: Kept[MemberIndex] = Kept(1)
+        self._lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS)
+        self._members: Kept[Searchable[Member]] = Kept(1)
         self._events: Kept[dict[str, Any] | None] = Kept(self.KEEP_EVENTS)
 
-    def ranked(self, c: Connection, as_of: date, system: System) -> list[Ranked]:
+    def ranked(self, c: Connection, as_of: date, system: System) -> Searchable[Ranked]:
         """The public rating list (ratings to whole points, see `privacy`)."""
-        def make() -> list[Ranked]:
+        def make() -> Searchable[Ranked]:
             entries = queries.rating_list(c, as_of, system)
-            return [Ranked(n, replace(e, rating=whole(e.rating)))
-                    for n, e in enumerate(entries, start=1)]
+            ranked = [Ranked(n, replace(e, rating=whole(e.rating)))
+                      for n, e in enumerate(entries, start=1)]
+            return Searchable(ranked, [e.id for e in entries], [e.name for e in entries])
         return self._lists.get(c, (system, as_of), make)
 
     def page(self, c: Connection, as_of: date, system: System, query: str, size: int,
@@ -147,20 +148,18 @@ class OfficeReads:
         ``query`` or whose name contains it (case ignored), each with its place in
         the whole list."""
         everyone = self.ranked(c, as_of, system)
-        text = query.strip().lower()
-        matching = everyone if not text else [
-            r for r in everyone if matches(text, r.entry.id, r.entry.name.lower())]
-        return ListPage(matching[offset:offset + size], len(matching), len(everyone))
+        matching = everyone.search(query)
+        return ListPage(matching[offset:offset + size], len(matching), len(everyone.rows))
 
     def members(self, c: Connection, query: str) -> list[Member]:
         """Members whose id starts with ``query`` or whose name contains it (case
         ignored), by name; merged ids are left out: they are their target."""
-        def make() -> MemberIndex:
+        def make() -> Searchable[Member]:
             rows = c.execute(select(t.members.c.id, t.members.c.name, t.members.c.state)
                              .where(t.members.c.merged_into.is_(None))
                              .order_by(t.members.c.name, t.members.c.id))
-            return MemberIndex([Member(r.id, r.name or "", r.state or "",
-                                       (r.name or "").lower()) for r in rows])
+            members = [Member(r.id, r.name or "", r.state or "") for r in rows]
+            return Searchable(members, [m.id for m in members], [m.name for m in members])
         return self._members.get(c, "members", make).search(query)
 
     def event(self, c: Connection, event_id: str,

@@ -100,7 +100,7 @@ def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
                     system: System = System.R) -> Response:
     """The same columns as ``uscf db list --format csv``, ratings to whole points."""
     day = as_of or date.today()
-    entries = [r.entry for r in app_state(request).kept.ranked(c, day, system)]
+    entries = [r.entry for r in app_state(request).kept.ranked(c, day, system).rows]
     name = f"rating-list-{system.value}-{day.isoformat()}.csv"
     return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
