@@ -131,7 +131,8 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
     with its rows: 0002 drops the explanations, 0003 adds the event's W/D/L, NULL for the
     rows stored before it (nothing is guessed), 0004 the event's city and state, NULL for
     the events stored before it, with an index on the state; 0005 indexes the events'
-    order and the merged ids."""
+    order and the merged ids, 0006 makes the merged ids' index hold the merged members
+    only."""
     from alembic import command
     from sqlalchemy import inspect, text
 
@@ -149,7 +150,7 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
                        "'2026-01-03', '2026-01-03', 1234.5, '{}')"))
     engine.dispose()
     office = Office(office_url)
-    assert office.init() == "0005"
+    assert office.init() == "0006"
     with office.engine.connect() as c:
         assert c.execute(select(schema.ratings.c.post)).scalar_one() == 1234.5
         assert c.execute(select(schema.ratings.c.wins, schema.ratings.c.draws,
@@ -166,6 +167,58 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
     assert {"wins", "draws", "losses"} <= columns
     assert {"city", "state"} <= event_columns and "events_state" in event_indexes
     assert "events_latest" in event_indexes and "members_merged" in member_indexes
+
+
+def test_the_schema_check_to_read_says_what_alembic_says(office_url: str) -> None:
+    """check_schema_to_read (the web app's, on every request) reads the version in one
+    SELECT; where there is no version table or another revision, it refuses with
+    check_schema's message, and the connection can still be used (on PostgreSQL the
+    failed SELECT is rolled back)."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from uscf_ratings.office.db import (
+        DatabaseError,
+        _alembic_config,
+        check_schema_to_read,
+        make_engine,
+        writing,
+    )
+
+    engine = make_engine(office_url)
+    with engine.connect() as c:
+        with pytest.raises(DatabaseError, match="no schema yet: run `uscf db init` first"):
+            check_schema_to_read(c)
+        assert c.execute(text("SELECT 1")).scalar_one() == 1
+    with writing(engine) as c:
+        command.upgrade(_alembic_config(c), "0005")
+    with engine.connect() as c:
+        with pytest.raises(DatabaseError, match="at 0005, this program needs 0006: run `uscf db upg"):
+            check_schema_to_read(c)
+    engine.dispose()
+    office = Office(office_url)
+    office.init()
+    with office.engine.connect() as c:
+        check_schema_to_read(c)  # current: nothing raised
+    office.engine.dispose()
+
+
+def test_merged_ids_are_read_through_their_index_not_the_whole_members_table(
+        tmp_path: Path) -> None:
+    """store.aliases runs on every player and event page: SQLite (no table statistics)
+    must search the partial index of 0006 rather than scan the members table, as it did
+    with the plain index of 0005."""
+    from sqlalchemy import text
+
+    office = Office(f"sqlite:///{tmp_path / 'plan.db'}")
+    office.init()
+    with office.engine.connect() as c:
+        plan = c.execute(text("EXPLAIN QUERY PLAN SELECT id, merged_into FROM members "
+                              "WHERE merged_into IS NOT NULL")).all()
+    office.engine.dispose()
+    details = " ".join(str(row[-1]) for row in plan)
+    assert "USING INDEX members_merged" in details, details
+    assert "SCAN members" not in details, details
 
 
 def test_migrations_build_the_tables_the_code_describes(office: Office) -> None:

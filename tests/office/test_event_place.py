@@ -176,7 +176,7 @@ def test_upgrade_from_0003_keeps_every_row_both_ways(office_url: str) -> None:
                      for name in ("events", "sections", "ratings"))
 
     office = Office(office_url)
-    assert office.init() == "0005"
+    assert office.init() == "0006"
     assert place(office) == [("E0", None, None)]
     office.rate(quad("E1", date(2026, 3, 14), DETAILS))
     assert place(office) == [("E0", None, None), ("E1", "Gainesville", "FL")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from html import unescape
 from collections.abc import Iterator
@@ -12,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from uscf_ratings.office import queries
+from uscf_ratings.office.office import Office
 from tests.conftest import REPO
 from tests.web.conftest import SAMPLE_ID, sample_text
 
@@ -176,6 +179,34 @@ def test_event_page_is_a_crosstable_with_pre_and_post(client: Any) -> None:
     assert 'href="/players/30000001"' in page.text
     assert 'href="#s1p5"' in page.text  # each cell links to the opponent's row
     assert client.get("/events/nope").status_code == 404
+
+
+def test_a_kept_event_page_is_made_again_after_a_correction(client: Any, token: str,
+                                                            office_url: str) -> None:
+    """The app keeps an event's page as rendered (lists.OfficeReads.event_page), under the
+    database's state: after a correction (as in test_web_api), the page shows the new
+    ratings, not the kept ones; an unknown event stays a 404 when asked again."""
+    page = text_of(client.get(f"/events/{SAMPLE_ID}").text)
+    assert text_of(client.get(f"/events/{SAMPLE_ID}").text) == page  # kept: the same
+    assert "R: 1850 → 1846" in page  # as test_event_page_is_a_crosstable... reads it
+    assert client.get("/events/nope").status_code == 404
+    assert client.get("/events/nope").status_code == 404
+    corrected = json.loads(sample_text())
+    corrected["sections"][0]["players"][0]["results"] = ["W5", "W3", "W6", "D2"]
+    corrected["sections"][0]["players"][2]["results"] = ["W7", "L1", "L2", "L6"]
+    answer = client.put(f"/api/events/{SAMPLE_ID}", json=corrected,
+                        headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200, answer.text
+    office = Office(office_url)  # the stored rating, read beside the app
+    with office.engine.connect() as c:
+        found = queries.player(c, "30000001")
+    office.engine.dispose()
+    assert found is not None
+    new_post = next(h["post_rounded"] for h in found["history"]
+                    if h["event_id"] == SAMPLE_ID and h["system"] == "R")
+    again = text_of(client.get(f"/events/{SAMPLE_ID}").text)
+    assert new_post != 1846 and f"30000001 / R: 1850 → {new_post}" in again
+    assert "R: 1850 → 1846" not in again
 
 
 def test_events_list_links_every_event(client: Any) -> None:

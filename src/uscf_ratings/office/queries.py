@@ -18,8 +18,9 @@ from ..formats.csv_safety import safe_row
 from ..formats.event_details import details_from_json, details_to_dict
 from ..formats.result_json import rating_to_dict
 from . import schema as t
+from .db import Driver
 from .explain import explain_event
-from .store import aliases, latest_states
+from .store import RATING_ORDER, aliases, latest_states
 
 
 def display(rating: float, games: int) -> str:
@@ -32,7 +33,8 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
     won, drawn and lost in each event (``history``) and in all the events on record
     (``ratings``: None where an event of the system lacks its counts, as rows stored
     before the office kept them do, or where the system has no event)."""
-    member_id = aliases(c).get(member_id, member_id)
+    merged_ids = aliases(c)
+    member_id = merged_ids.get(member_id, member_id)
     row = c.execute(select(t.members).where(t.members.c.id == member_id)).first()
     if row is None:
         return None
@@ -69,7 +71,7 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
             **{name: sum(h[name] for h in counted) if counted else None
                for name in RESULT_COUNTS},
         }
-    merged = sorted(k for k, v in aliases(c).items() if v == member_id)
+    merged = sorted(k for k, v in merged_ids.items() if v == member_id)
     return {"id": member_id, "name": row.name, "state": row.state, "merged_ids": merged,
             "ratings": ratings, "history": history}
 
@@ -182,22 +184,31 @@ class ListEntry:
 
 def rating_list(c: Connection, as_of: date, system: System) -> list[ListEntry]:
     """The rating each member had after the last event ending on or before ``as_of``
-    (members rated only by import: their imported rating, if dated on or before it)."""
-    latest: dict[str, tuple[float, int, date | None]] = {}
-    for b in c.execute(select(t.baselines).where(t.baselines.c.system == system.value)):
-        if b.as_of is None or b.as_of <= as_of:
-            latest[b.member_id] = (b.rating, b.games, b.as_of)
-    rows = c.execute(
-        select(t.ratings.c.member_id, t.ratings.c.post, t.ratings.c.games_after,
-               t.ratings.c.end_date)
-        .where(t.ratings.c.system == system.value, t.ratings.c.end_date <= as_of)
-        .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
-                  t.ratings.c.section))
-    for r in rows:
-        latest[r.member_id] = (r.post, r.games_after, r.end_date)
+    (members rated only by import: their imported rating, if dated on or before it).
+
+    Every rating of the system up to that day is read, in the order of the rating loop,
+    so that each member's last one wins: at a year of 100,000 members some 330,000
+    rows, read through the driver (`Driver`), with the dates of the entries kept
+    converted at the end rather than those of every row."""
+    driver = Driver(c)
+    latest: dict[str, tuple[float, int, Any]] = {}
+    for member, rating, games, day in driver.rows(
+            "SELECT member_id, rating, games, as_of FROM baselines WHERE system = ?",
+            [system.value], (t.baselines.c.member_id, t.baselines.c.rating,
+                             t.baselines.c.games, t.baselines.c.as_of)):
+        if day is None or day <= as_of:
+            latest[member] = (rating, games, day)
+    stored_as: dict[str, Any] = {}  # end dates as the driver gives them: text in SQLite
+    for member, post, games, day in driver.execute(
+            "SELECT member_id, post, games_after, end_date FROM ratings WHERE system = ? "
+            f"AND end_date <= ? ORDER BY {RATING_ORDER}", [system.value, driver.date(as_of)]):
+        latest[member] = (post, games, day)
+        stored_as[member] = day
+    to_date = driver.reader(t.ratings.c.end_date)
     names = {r.id: r.name for r in c.execute(select(t.members.c.id, t.members.c.name))}
     merged = aliases(c)
-    entries = [ListEntry(m, names.get(m, ""), rating, games, day)
+    entries = [ListEntry(m, names.get(m, ""), rating, games,
+                         to_date(day) if to_date and m in stored_as else day)
                for m, (rating, games, day) in latest.items() if m not in merged]
     return sorted(entries, key=lambda e: (-e.rating, e.id))
 

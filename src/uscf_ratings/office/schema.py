@@ -22,6 +22,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 
 metadata = MetaData()
@@ -40,7 +41,9 @@ members = Table(
     Column("canadian_resident", Boolean),
     #: set when this id was merged into another: the same person
     Column("merged_into", String(32), ForeignKey("members.id")),
-    Index("members_merged", "merged_into"),  #: merged ids, followed on every page
+    #: merged ids, followed on every page: the merged members alone (0006)
+    Index("members_merged", "merged_into", sqlite_where=text("merged_into IS NOT NULL"),
+          postgresql_where=text("merged_into IS NOT NULL")),
 )
 
 #: A member's standing per system before any event this database rated (imported).

@@ -210,7 +210,8 @@ BASELINE_COLUMNS = (t.baselines.c.member_id, t.baselines.c.system, t.baselines.c
                     t.baselines.c.games, t.baselines.c.as_of, t.baselines.c.wins,
                     t.baselines.c.draws, t.baselines.c.losses, t.baselines.c.events3,
                     t.baselines.c.peak, t.baselines.c.olm, t.baselines.c.games_above_2200)
-_RATING_ORDER = "end_date, start_date, event_id, section"
+#: the order the rating loop rates sections in (and the ratings table's index)
+RATING_ORDER = "end_date, start_date, event_id, section"
 
 
 def latest_states(connection: Connection, ids: Iterable[str],
@@ -235,10 +236,10 @@ def latest_states(connection: Connection, ids: Iterable[str],
     params: list[Any] = list(ids)
     if before_key is not None:
         end, start, event_id, number = before_key
-        query += f" AND ({_RATING_ORDER}) < (?, ?, ?, ?)"
+        query += f" AND ({RATING_ORDER}) < (?, ?, ?, ?)"
         params += [driver.date(end), driver.date(start), event_id, number]
     latest: dict[tuple[str, str], str | None] = {}
-    for member, system, text in driver.execute(f"{query} ORDER BY {_RATING_ORDER}", params):
+    for member, system, text in driver.execute(f"{query} ORDER BY {RATING_ORDER}", params):
         latest[(member, system)] = text  # rows come in order: the last wins
     for (member, system), text in latest.items():
         state = state_from_json(text)

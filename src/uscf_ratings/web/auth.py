@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from ..office.db import DatabaseError, check_schema
+from ..office.db import DatabaseError, check_schema_to_read
 from ..office.tokens import token_owner
 from .deps import office
 from .problems import Issue, Problem, from_office_error
@@ -37,7 +37,7 @@ def writer(request: Request,
                            "(create one with `uscf db token create NAME`)")
     with engine.connect() as c:
         try:
-            check_schema(c)
+            check_schema_to_read(c)
         except DatabaseError as error:
             raise from_office_error(error) from None
         name = token_owner(c, credentials.credentials)

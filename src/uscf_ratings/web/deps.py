@@ -11,7 +11,7 @@ from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import Connection
 
-from ..office.db import DatabaseError, check_schema
+from ..office.db import DatabaseError, check_schema_to_read
 from ..office.office import Office
 from .lists import OfficeReads
 from .problems import from_office_error, no_database
@@ -45,7 +45,7 @@ def reading(request: Request) -> Iterator[Connection]:
     """A connection for reading, to a database whose schema is current (else 503)."""
     with office(request).engine.connect() as c:
         try:
-            check_schema(c)
+            check_schema_to_read(c)
         except DatabaseError as error:
             raise from_office_error(error) from None
         yield c

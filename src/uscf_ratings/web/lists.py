@@ -18,7 +18,7 @@ import threading
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from itertools import accumulate
 from typing import Any, Generic, TypeVar
@@ -35,10 +35,12 @@ V = TypeVar("V")
 
 
 class Kept(Generic[V]):
-    """The last ``keep`` values made, each under its key and the database's state."""
+    """The last ``keep`` values made, each under its key and the database's state.
+    ``freeze``: the values are many objects (lists, dicts), which the garbage collector
+    is then told to leave alone; a text is not one it walks."""
 
-    def __init__(self, keep: int):
-        self._keep = keep
+    def __init__(self, keep: int, freeze: bool = True):
+        self._keep, self._freeze = keep, freeze
         self._kept: OrderedDict[tuple[Hashable, int], V] = OrderedDict()
         self._lock = threading.Lock()  # one value made at a time: the others wait for it
 
@@ -51,10 +53,11 @@ class Kept(Generic[V]):
                 found = self._kept[mark] = make()
                 while len(self._kept) > self._keep:
                     self._kept.popitem(last=False)
-                # what is kept lives long: keep the collector from walking it again and
-                # again (a list of 100,000 members is a million objects)
-                gc.collect()
-                gc.freeze()
+                if self._freeze:
+                    # what is kept lives long: keep the collector from walking it again
+                    # and again (a list of 100,000 members is a million objects)
+                    gc.collect()
+                    gc.freeze()
             self._kept.move_to_end(mark)
             return found
 
@@ -123,7 +126,8 @@ def _every(haystack: str, needle: str) -> list[int]:
 
 
 class OfficeReads:
-    """The app's kept reads: rating lists (KEEP_LISTS), members, events (KEEP_EVENTS)."""
+    """The app's kept reads: rating lists (KEEP_LISTS), members, events and their pages
+    (KEEP_EVENTS)."""
 
     KEEP_LISTS = 4  #: a list of 100,000 members takes about 15 MB
     KEEP_EVENTS = 64
@@ -132,12 +136,14 @@ class OfficeReads:
         self._lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS)
         self._members: Kept[Searchable[Member]] = Kept(1)
         self._events: Kept[dict[str, Any] | None] = Kept(self.KEEP_EVENTS)
+        self._event_pages: Kept[str | None] = Kept(self.KEEP_EVENTS, freeze=False)
 
     def ranked(self, c: Connection, as_of: date, system: System) -> Searchable[Ranked]:
         """The public rating list (ratings to whole points, see `privacy`)."""
         def make() -> Searchable[Ranked]:
             entries = queries.rating_list(c, as_of, system)
-            ranked = [Ranked(n, replace(e, rating=whole(e.rating)))
+            ranked = [Ranked(n, queries.ListEntry(e.id, e.name, whole(e.rating), e.games,
+                                                  e.as_of))
                       for n, e in enumerate(entries, start=1)]
             return Searchable(ranked, [e.id for e in entries], [e.name for e in entries])
         return self._lists.get(c, (system, as_of), make)
@@ -166,3 +172,9 @@ class OfficeReads:
               make: Callable[[], dict[str, Any] | None]) -> dict[str, Any] | None:
         """An event as ``make`` reads it, kept: its page rates it again to explain it."""
         return self._events.get(c, event_id, make)
+
+    def event_page(self, c: Connection, key: Hashable,
+                   render: Callable[[], str | None]) -> str | None:
+        """An event's page as ``render`` makes it (None: no such event), kept under
+        ``key``: a large section's page takes longer to render than to send."""
+        return self._event_pages.get(c, key, render)

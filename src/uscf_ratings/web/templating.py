@@ -77,6 +77,9 @@ def url_for(context: Any, name: str, /, **params: Any) -> str:
 
 def configure(templates: Jinja2Templates, *, has_database: bool, settings: Settings) -> None:
     env = templates.env
+    # The templates are the package's files: they change only with the package, so
+    # Jinja need not look at their modification time on every page.
+    env.auto_reload = False
     env.globals.update(has_database=has_database, max_upload=settings.max_upload,
                        max_games=settings.max_games, systems=[s.value for s in System],
                        age_groups=AGE_GROUPS,

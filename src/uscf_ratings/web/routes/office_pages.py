@@ -75,11 +75,22 @@ def _day(text: str, field: str) -> date | None:
 
 @router.get("/events/{event_id}", response_class=HTMLResponse, name="event")
 def event(request: Request, event_id: str, c: Reading) -> Response:
-    found = app_state(request).kept.event(c, event_id, lambda: reads.event(c, event_id))
-    if found is None:
+    state = app_state(request)
+
+    def render() -> str | None:
+        found = state.kept.event(c, event_id, lambda: reads.event(c, event_id))
+        if found is None:
+            return None
+        tables = [crosstable.from_office(s) for s in found["sections"]]
+        return state.templates.get_template("event.html").render(
+            request=request, event=found, tables=tables)
+
+    # the page depends on the request only through the root path its links start with
+    page = state.kept.event_page(c, (event_id, str(request.scope.get("root_path", ""))),
+                                 render)
+    if page is None:
         raise Problem(404, f"event {event_id} is not in the database")
-    tables = [crosstable.from_office(s) for s in found["sections"]]
-    return _render(request, "event.html", event=found, tables=tables)
+    return HTMLResponse(page)
 
 
 @router.get("/list", response_class=HTMLResponse, name="rating_list")
