@@ -887,6 +887,79 @@ def rerate_figures(ctx: Context) -> list[Figure]:
     ]
 
 
+# --- Late events --------------------------------------------------------------------------
+
+
+#: the issue's target: a tenth of the year given late costs at most one re-rate of it
+LATE_TENTH_S = 30.0
+#: and 500 events dated before 500 stored at most twice the 1,000 in date order
+LATE_HALF_RATIO = 2.0
+
+
+def _part(year: Year, indexes: Sequence[int]) -> Year:
+    return Year([year.events[i] for i in indexes], [year.files[i] for i in indexes],
+                [year.games[i] for i in indexes])
+
+
+def late_figures(ctx: Context) -> list[Figure]:
+    """late_tenth_s: the year with every tenth event held back, then those events given
+    as a second `uscf db rate`; late_half_ratio: the year's first 1,000 events, the
+    later 500 first and then the earlier 500, against the 1,000 in date order."""
+    from uscf_ratings.office.office import Office
+
+    sizes, year = ctx.sizes, ctx.year
+    order = sorted(range(len(year.events)), key=lambda i: year.events[i].end_date)
+    held = order[5::10]  # every tenth, spread over the year
+    kept = sorted(set(order) - set(held))
+    first_s, late_s = [], []
+    for run in range(sizes.rerate_runs):
+        url = f"sqlite:///{ctx.workdir / f'office-late-{run}.db'}"
+        Office(url).init()
+        first_s.append(_db_rate(ctx, url, _part(year, kept), f"the year less a tenth, run "
+                                f"{run + 1}/{sizes.rerate_runs}").seconds)
+        late_s.append(_db_rate(ctx, url, _part(year, held), f"the tenth held back, given "
+                               f"late, run {run + 1}/{sizes.rerate_runs}").seconds)
+        _remove_sqlite(url)
+    games = year.total_games
+    value = _median(late_s)
+    estimate = value * FULL_YEAR_GAMES / games
+    full = is_full_year(games)
+    thousand = order[:1000]
+    earlier, later = thousand[:len(thousand) // 2], thousand[len(thousand) // 2:]
+    in_order_s, reversed_s = [], []
+    for run in range(sizes.rerate_runs):
+        url = f"sqlite:///{ctx.workdir / f'office-half-{run}.db'}"
+        Office(url).init()
+        in_order_s.append(_db_rate(ctx, url, _part(year, thousand),
+                                   f"{len(thousand):,} events in date order").seconds)
+        _remove_sqlite(url)
+        Office(url).init()
+        reversed_s.append(
+            _db_rate(ctx, url, _part(year, later), f"the later {len(later):,}").seconds
+            + _db_rate(ctx, url, _part(year, earlier),
+                       f"then the earlier {len(earlier):,}").seconds)
+        _remove_sqlite(url)
+    ratio = _median(reversed_s) / _median(in_order_s)
+    return [
+        Figure("late_tenth_s", value, "s", sizes.rerate_runs,
+               year.describe(sizes.db_members) + f"; `uscf db rate` of the {len(held):,} "
+               "events held back (every tenth by date, spread over the year) into the "
+               f"database holding the other {len(kept):,}, process start to exit",
+               ("<=", LATE_TENTH_S), judged_on=None if full else estimate, samples=late_s,
+               note=(f"the other nine tenths took {_median(first_s):,.1f} s (median); "
+                     + ("" if full else f"the target is for a year of {FULL_YEAR_GAMES:,} "
+                        f"games: judged on the linear estimate for it, {estimate:,.1f} s"))),
+        Figure("late_half_ratio", ratio, "x", sizes.rerate_runs,
+               f"the year's first {len(thousand):,} events by date: `uscf db rate` of the "
+               f"later {len(later):,}, then of the earlier {len(earlier):,}, against one "
+               f"`uscf db rate` of all {len(thousand):,} in date order (two processes "
+               "against one)", ("<=", LATE_HALF_RATIO),
+               samples=[r / o for r, o in zip(reversed_s, in_order_s, strict=True)],
+               note=f"{_median(reversed_s):,.1f} s against {_median(in_order_s):,.1f} s "
+                    "(medians)"),
+    ]
+
+
 # --- Start-up ------------------------------------------------------------------------------
 
 
@@ -979,6 +1052,7 @@ GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
     ("peers", peer_figures),
     ("db", db_figures),
     ("rerate", rerate_figures),
+    ("late", late_figures),
     ("startup", startup_figures),
     ("web", web_figures),
 )

@@ -246,3 +246,20 @@ def test_event_shows_where_it_was_played_and_who_directed_it(url: str, tmp_path:
     # an event whose file gives none of it: no such line
     run("db", "--db", url, "rate", str(SAMPLE))
     assert run("db", "--db", url, "event", SAMPLE_ID).output.splitlines()[1] == ""
+
+
+def test_late_events_of_a_batch_say_the_re_rate_was_done_once_for_them(
+        url: str, tmp_path: Path) -> None:
+    """Three events dated among those already stored, given as one batch: each line
+    names its own sections, and the last says how many later sections were rated
+    again, once, for the three (EventTransaction._rate_waiting)."""
+    from tests.conftest import write_events
+
+    files = write_events(tmp_path, 12, seed=3)
+    late = [files[2], files[5], files[8]]
+    run("db", "--db", url, "rate", *[str(f) for f in files if f not in late])
+    out = run("db", "--db", url, "rate", *map(str, late)).output.splitlines()
+    assert [line.split(" (")[0] for line in out] == [f"rated {f.stem}" for f in late]
+    assert "re-rated" not in out[0] and "re-rated" not in out[1]
+    assert "later section(s) re-rated (once, for this event and the 2 before it dated " \
+           "among events already rated)" in out[2]

@@ -15,7 +15,7 @@ from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.formats.member_records import MemberRecord
 from uscf_ratings.office import queries, schema
 from uscf_ratings.office.explain import explain_event
-from uscf_ratings.office.office import Office, OfficeError
+from uscf_ratings.office.office import Office, OfficeError, section_key
 from uscf_ratings.office.options import RateOptions
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
@@ -76,6 +76,55 @@ def test_an_early_event_in_a_batch_rerates_what_follows(office: Office, tmp_path
     in_order = Office(f"sqlite:///{tmp_path / 'order.db'}")
     in_order.init()
     in_order.rate_many(events)
+    assert dump(office) == dump(in_order)
+
+
+def test_late_events_of_a_batch_rate_what_follows_them_once(office: Office,
+                                                               tmp_path: Path) -> None:
+    """Events dated among those already rated wait in the transaction, and the sections
+    after the first of them are rated once, not once per late event: each section of
+    the year is rated exactly once by the batch (reports' sections and rerated), the
+    re-rate is reported once, for all of them, and the database equals the year rated
+    in date order."""
+    events = year(20)
+    late = [events[3], events[9], events[15]]  # spread over the year
+    office.rate_many([e for e in events if e not in late])
+    reports = office.rate_many(late)
+    first = min(section_key(e.id, s) for e in late for s in e.sections)
+    stored_after = sum(1 for e in events if e not in late for s in e.sections
+                       if section_key(e.id, s) > first)
+    assert [r.sections for r in reports] == [len(e.sections) for e in late]
+    assert [r.rerated for r in reports] == [0, 0, stored_after]
+    assert [r.rerated_for for r in reports] == [1, 1, 3]
+    in_order = Office(f"sqlite:///{tmp_path / 'order.db'}")
+    in_order.init()
+    in_order.rate_many(events)
+    assert dump(office) == dump(in_order)
+
+
+def test_a_late_batch_then_events_after_it_commit_in_groups_again(office: Office,
+                                                                 tmp_path: Path) -> None:
+    """A batch of late events followed by events after everything stored: the late ones
+    wait, the first event after them all rates them with the stored sections once, and
+    from there each event is rated alone (each in its own transaction with
+    commit_every=0: the reports come in order, every one committed)."""
+    events = year(20)
+    late = [events[2], events[6]]
+    last = max(section_key(e.id, s) for e in events[:14] for s in e.sections)
+    after = []  # each after every section before it (a long event can overlap the next)
+    for event in events[14:]:
+        if min(section_key(event.id, s) for s in event.sections) > last:
+            after.append(event)
+            last = max(section_key(event.id, s) for s in event.sections)
+    assert len(after) >= 3
+    office.rate_many([e for e in events[:14] if e not in late])
+    reports = list(office.rate_each(late + after, RateOptions(commit_every=0)))
+    assert [r.event_id for r in reports] == [e.id for e in late + after]
+    assert [r.rerated_for for r in reports] == [1, 1, 3] + [1] * (len(after) - 1)
+    assert reports[2].rerated > 0 and all(r.rerated == 0 for r in reports[3:])
+    in_order = Office(f"sqlite:///{tmp_path / 'order.db'}")
+    in_order.init()
+    in_order.rate_many(events[:14] + after)
     assert dump(office) == dump(in_order)
 
 

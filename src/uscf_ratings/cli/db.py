@@ -220,8 +220,9 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     Every file is read and checked (in parallel), and nothing is stored if one fails:
     the message names the file. Files given in date order are rated while the rest are
     still being checked, in a transaction that commits only once every file has passed
-    (--check-first checks them all before rating any). An event dated before events
-    already rated re-rates everything after it. Events are committed in groups of about
+    (--check-first checks them all before rating any). Events dated before events
+    already rated wait, and everything after the first of them is rated again once, in
+    the transaction that rates them. Events are committed in groups of about
     --commit-every games; an event that fails once every file has passed (already
     rated, without --replace) is not stored, and the events before it are. On a
     terminal a progress bar shows on stderr; otherwise each event gets a line on stdout
@@ -301,6 +302,9 @@ class _Progress:
             if self.lines:
                 also = f", {event.rerated} later section(s) re-rated" if event.rerated \
                     else ""
+                if event.rerated_for > 1:
+                    also += (f" (once, for this event and the {event.rerated_for - 1} "
+                             "before it dated among events already rated)")
                 click.echo(f"{event.verb} {event.event_id} ({event.name}): "
                            f"{event.sections} section(s){also}")
             if self.bar_of_games:

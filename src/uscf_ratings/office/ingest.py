@@ -194,7 +194,7 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
                 if isinstance(error, RATING_FAILURES):
                     raise EventFailed(checked.path, error) from error
                 raise  # a bug, as it is
-            if transaction.games >= options.commit_every and checks.all_passed():
+            if transaction.due(options.commit_every) and checks.all_passed():
                 yield from files.commit(transaction)
         yield from files.commit(transaction)
     return True
@@ -215,7 +215,7 @@ def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
                 if isinstance(error, RATING_FAILURES):
                     raise EventFailed(checked.path, error) from error
                 raise  # a bug, as it is
-            if transaction.games >= options.commit_every:
+            if transaction.due(options.commit_every):
                 yield from files.commit(transaction)
         yield from files.commit(transaction)
 

@@ -5,7 +5,8 @@ the database holds either all of what the method did or none of it. The exceptio
 the runs of many events, `Office.rate_many` and `Office.rate_each`, which commit whole
 events in groups through an `EventTransaction` (as `office.ingest` does for many files).
 Rating an event dated before events already rated re-rates everything after it, in the
-same transaction.
+same transaction; in a run of many, such events wait and everything after the first of
+them is rated again once (`EventTransaction`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .options import RateOptions
 from .run import (
     RatingRun,
     first_key,
+    last_audit_id,
     member_ids,
     prepare,
     states_and_facts,
@@ -73,6 +75,10 @@ class EventRated:
     rerated: int  #: later sections of other events rated again
     ratings: int  #: player-systems rated in all of them
     games: int  #: the event's rated games
+    #: the events of the run that re-rate was for: events dated before sections already
+    #: stored wait, and the sections after the first of them are rated again once, with
+    #: the report of the last (`EventTransaction`); 1 for an event rated alone
+    rerated_for: int = 1
 
     @property
     def verb(self) -> str:
@@ -158,8 +164,10 @@ class Office:
         whole events to a transaction; yield each event's report once the transaction
         holding it has committed. A transaction commits once the games of its events
         reach ``options.commit_every`` (0: each event in its own transaction), and at the
-        end. Give the events in rating order (`Office.rate_many` sorts them): an event
-        dated before one already rated re-rates every later section again.
+        end. Give the events in rating order (`Office.rate_many` sorts them): events
+        dated before sections already stored wait, and the sections after the first of
+        them are rated again once (`EventTransaction`); no commit comes while they
+        wait.
 
         An interruption (Ctrl-C, a crash, a kill) rolls back the events since the last
         commit and leaves whole events only. An event that fails (already rated, without
@@ -175,7 +183,7 @@ class Office:
             try:
                 for event in events:
                     transaction.rate(event)
-                    if transaction.games >= options.commit_every:
+                    if transaction.due(options.commit_every):
                         yield from transaction.commit()
             except Exception:
                 yield from transaction.commit()  # the events before it stay rated
@@ -325,9 +333,16 @@ class EventTransaction:
     its owner commits (`commit`) or rolls back (`rollback`); the next event then begins a
     new one. Used as a context manager, it rolls back what is not committed at the end
     (an interruption, an error). The runs of many events (`Office.rate_each`,
-    `office.ingest`) decide when to commit; between transactions a run carries what it
-    read (members, states) on to the next as long as nothing else wrote in between
-    (`RatingRun.resume`)."""
+    `office.ingest`) decide when to commit (`due`); between transactions a run carries
+    what it read (members, states) on to the next as long as nothing else wrote in
+    between (`RatingRun.resume`).
+
+    An event dated before sections already stored is stored but waits to be rated:
+    rating it at once would rate every later section again, and the next such event
+    would do it once more, so that a late batch cost the square of its size. The
+    sections after the first waiting event are rated once, in order, when an event
+    comes after them all or the transaction commits (`_rate_waiting`); the reports say
+    how many sections of other events were rated again, and for how many events."""
 
     def __init__(self, office: Office, options: RateOptions = RateOptions()):
         self._engine = office.engine
@@ -338,6 +353,9 @@ class EventTransaction:
         self._run: RatingRun | None = None  #: the rating run carried from one to the next
         self._rated: list[EventRated] = []  #: the events of the open transaction
         self.games = 0  #: rated games of the events of the open transaction
+        #: the first section key of the events stored but not yet rated (`_store_and_rate`)
+        self._waiting_from: SectionKey | None = None
+        self._waiting: list[Submission] = []  #: those events, in the order stored
 
     def __enter__(self) -> Self:
         return self
@@ -368,20 +386,36 @@ class EventTransaction:
         if self._open is None:
             self._begin()
         assert self._c is not None and self._driver is not None
+        waiting = self._waiting_from, list(self._waiting)
         try:
             with self._driver.savepoint("rate_event") if undo_alone else nullcontext():
                 report = self._store_and_rate(self._c, event)
         except BaseException:
             self._run = None  # its members' states may be those undone
+            self._waiting_from, self._waiting = waiting  # those stored before it wait on
             raise
         self._rated.append(report)
         self.games += report.games
 
+    def due(self, commit_every: int) -> bool:
+        """Whether to commit now: the events of the open transaction hold
+        ``commit_every`` games, and none waits to be rated (a commit then would rate the
+        sections after it again, and the next waiting event would do so once more)."""
+        return self.games >= commit_every and not self._waiting
+
     def commit(self) -> list[EventRated]:
-        """Commit the open transaction, if there is one; the reports of its events, in
-        the order they were rated."""
+        """Rate the events that wait (`_store_and_rate`), then commit the open
+        transaction, if there is one; the reports of its events, in the order they
+        were stored."""
         if self._open is None:
             return []
+        if self._waiting:
+            assert self._c is not None
+            try:
+                self._rate_waiting(self._c, None)
+            except BaseException:
+                self.rollback()
+                raise
         done, self._open = self._open, None
         reports, self._rated, self.games, self._c, self._driver = self._rated, [], 0, None, None
         done.close()  # leaves `writing`, which commits
@@ -393,6 +427,7 @@ class EventTransaction:
             return
         done, connection, self._open = self._open, self._c, None
         self._rated, self.games, self._c, self._driver, self._run = [], 0, None, None, None
+        self._waiting_from, self._waiting = None, []
         try:
             if connection is not None:
                 connection.rollback()  # `writing` then ends without committing
@@ -421,14 +456,80 @@ class EventTransaction:
             first = min(k for k in (old_first, first) if k is not None)
             corrections = old + 1
         _store_event(c, event, options.pre_ratings, corrections)
+        report = EventRated(event.id, event.name, corrections > 0, 0, 0, 0, event.rated_games)
+        driver = self._driver or Driver(c)
+        if self._waiting or _stored_after(driver, first, event.id):
+            # Dated before sections already stored: rating it now would rate them all
+            # again, and the next such event would once more. It waits, and the
+            # sections after the first waiting event are rated once, when an event comes
+            # after all of them or the transaction commits (`_rate_waiting`).
+            if not self._waiting:
+                self._run = RatingRun(c)
+            assert self._run is not None
+            self._run.add_event(event, options.pre_ratings)
+            self._waiting_from = min(first, self._waiting_from or first)
+            self._waiting.append(event)
+            self._audit(c, event, corrections)
+            if _stored_after(driver, event.first_key, event.id):
+                return report
+            return self._rate_waiting(c, report)
         run = self._run = RatingRun.resume(self._run, c, first)
         run.add_event(event, options.pre_ratings)
         rated = run.rate_from(first)
-        run.seal(audit(c, "correct" if corrections else "rate",
-                       {"event": event.id, "sections": len(event.sections)}))
+        self._audit(c, event, corrections)
         own = sum(1 for r in rated if r.key[2] == event.id)
-        return EventRated(event.id, event.name, corrections > 0, own, len(rated) - own,
-                          sum(r.ratings for r in rated), event.rated_games)
+        return replace(report, sections=own, rerated=len(rated) - own,
+                       ratings=sum(r.ratings for r in rated))
+
+    def _audit(self, c: Connection, event: Submission, corrections: int) -> None:
+        assert self._run is not None
+        self._run.seal(audit(c, "correct" if corrections else "rate",
+                             {"event": event.id, "sections": len(event.sections)}))
+
+    def _rate_waiting(self, c: Connection, last: EventRated | None) -> EventRated:
+        """Rate every section from the first waiting event's on, once: the waiting
+        events' own, and the sections stored before that follow them. ``last`` is the
+        report of the event just stored after them all (rated here with them), or None
+        when the transaction commits. Each event's report gets its own sections; the
+        sections of other events rated again go to the report of the last event, for
+        all of them (``rerated_for``)."""
+        if self._run is None:  # an event failed meanwhile: the waiting ones are stored
+            self._run = RatingRun(c)
+        assert self._waiting_from is not None
+        rated = self._run.rate_from(self._waiting_from)
+        self._run.seal(last_audit_id(c))
+        ours = {event.id for event in self._waiting}
+        sections: dict[str, int] = {}
+        ratings: dict[str, int] = {}
+        for r in rated:
+            owner = r.key[2] if r.key[2] in ours else ""  # "": another event's
+            sections[owner] = sections.get(owner, 0) + 1
+            ratings[owner] = ratings.get(owner, 0) + r.ratings
+        for i, report in enumerate(self._rated):
+            if report.event_id in ours:
+                self._rated[i] = replace(report, sections=sections.get(report.event_id, 0),
+                                         ratings=ratings.get(report.event_id, 0))
+        # the waiting events, ``last`` among them if given (it was stored as one)
+        rerated, rerated_for = sections.get("", 0), len(self._waiting)
+        self._waiting_from, self._waiting = None, []
+        if last is None:  # the transaction commits: its last event (waiting) reports it
+            report = self._rated[-1]
+            self._rated[-1] = replace(report, ratings=report.ratings + ratings.get("", 0),
+                                      rerated=rerated, rerated_for=rerated_for)
+            return self._rated[-1]
+        return replace(last, sections=sections.get(last.event_id, 0),
+                       ratings=ratings.get(last.event_id, 0) + ratings.get("", 0),
+                       rerated=rerated, rerated_for=rerated_for)
+
+
+def _stored_after(driver: Driver, key: SectionKey, event_id: str) -> bool:
+    """Whether a section of another event is stored after ``key`` in rating order."""
+    end, start, key_event, number = key
+    return driver.execute(
+        "SELECT 1 FROM sections WHERE (end_date, start_date, event_id, number) > "
+        "(?, ?, ?, ?) AND event_id <> ? LIMIT 1",
+        (driver.date(end), driver.date(start), key_event, number, event_id)
+    ).fetchone() is not None
 
 
 def _admit(event: Event) -> None:
