@@ -23,11 +23,11 @@ NUMBERS = ("section_ms", "section_ms_reference", "section_ms_batch",
            "db_games_per_s", "db_peak_mb", "rerate_year_s",
            "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
            "startup_help_ratio", "startup_rate_ratio", "startup_click_ms", "startup_help_ms",
-           "startup_rate_ms")
+           "startup_rate_ms", "late_tenth_s", "late_half_ratio")
 BY_SIZE = ("scaling_section_ms", "scaling_db_games_per_s")
 TARGETS = ("section_ms", "engine_player_games_per_s", "db_games_per_s", "rerate_year_s",
            "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
-           "startup_help_ratio", "startup_rate_ratio")
+           "startup_help_ratio", "startup_rate_ratio", "late_tenth_s", "late_half_ratio")
 #: the issue's start-up targets: `uscf --help` within 3 times and `uscf rate` of the
 #: sample within 6 times the start-up of `python -c "import click"`
 STARTUP_TARGETS = {"startup_help_ratio": "<= 3", "startup_rate_ratio": "<= 6"}
