@@ -33,6 +33,14 @@ def year(count: int = 14, seed: int = 5) -> list[Event]:
     return synthetic_events(federation(120, seed), count, seed, sizes=(4, 30))
 
 
+def in_date_order(folder: Path, events: list[Event]) -> list[tuple[object, ...]]:
+    """The ratings of ``events`` rated in one batch (in date order) into a new office."""
+    office = Office(f"sqlite:///{folder / 'order.db'}")
+    office.init()
+    office.rate_many(events)
+    return dump(office)
+
+
 def test_rate_many_equals_rating_one_event_at_a_time(office: Office, tmp_path: Path) -> None:
     events = year()
     one_by_one = Office(f"sqlite:///{tmp_path / 'one.db'}")
@@ -73,10 +81,7 @@ def test_an_early_event_in_a_batch_rerates_what_follows(office: Office, tmp_path
     office.rate_many(events[:5] + events[8:])
     reports = office.rate_many(events[5:8])  # dated among the events already rated
     assert sum(r.rerated for r in reports) > 0
-    in_order = Office(f"sqlite:///{tmp_path / 'order.db'}")
-    in_order.init()
-    in_order.rate_many(events)
-    assert dump(office) == dump(in_order)
+    assert dump(office) == in_date_order(tmp_path, events)
 
 
 def test_late_events_of_a_batch_rate_what_follows_them_once(office: Office,
@@ -96,10 +101,7 @@ def test_late_events_of_a_batch_rate_what_follows_them_once(office: Office,
     assert [r.sections for r in reports] == [len(e.sections) for e in late]
     assert [r.rerated for r in reports] == [0, 0, stored_after]
     assert [r.rerated_for for r in reports] == [1, 1, 3]
-    in_order = Office(f"sqlite:///{tmp_path / 'order.db'}")
-    in_order.init()
-    in_order.rate_many(events)
-    assert dump(office) == dump(in_order)
+    assert dump(office) == in_date_order(tmp_path, events)
 
 
 def test_a_late_batch_then_events_after_it_commit_in_groups_again(office: Office,
@@ -122,10 +124,7 @@ def test_a_late_batch_then_events_after_it_commit_in_groups_again(office: Office
     assert [r.event_id for r in reports] == [e.id for e in late + after]
     assert [r.rerated_for for r in reports] == [1, 1, 3] + [1] * (len(after) - 1)
     assert reports[2].rerated > 0 and all(r.rerated == 0 for r in reports[3:])
-    in_order = Office(f"sqlite:///{tmp_path / 'order.db'}")
-    in_order.init()
-    in_order.rate_many(events[:14] + after)
-    assert dump(office) == dump(in_order)
+    assert dump(office) == in_date_order(tmp_path, events[:14] + after)
 
 
 def test_replace_rated_corrects_and_counts_the_correction(office: Office) -> None:

@@ -457,7 +457,8 @@ class EventTransaction:
             corrections = old + 1
         _store_event(c, event, options.pre_ratings, corrections)
         report = EventRated(event.id, event.name, corrections > 0, 0, 0, 0, event.rated_games)
-        driver = self._driver or Driver(c)
+        driver = self._driver
+        assert driver is not None  # `rate_checked` began the transaction
         if self._waiting or _stored_after(driver, first, event.id):
             # Dated before sections already stored: rating it now would rate them all
             # again, and the next such event would once more. It waits, and the

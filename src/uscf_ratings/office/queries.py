@@ -198,17 +198,16 @@ def rating_list(c: Connection, as_of: date, system: System) -> list[ListEntry]:
                              t.baselines.c.games, t.baselines.c.as_of)):
         if day is None or day <= as_of:
             latest[member] = (rating, games, day)
-    stored_as: dict[str, Any] = {}  # end dates as the driver gives them: text in SQLite
+    # the end dates as the driver gives them (text in SQLite), converted once at the end
     for member, post, games, day in driver.execute(
             "SELECT member_id, post, games_after, end_date FROM ratings WHERE system = ? "
             f"AND end_date <= ? ORDER BY {RATING_ORDER}", [system.value, driver.date(as_of)]):
         latest[member] = (post, games, day)
-        stored_as[member] = day
     to_date = driver.reader(t.ratings.c.end_date)
     names = {r.id: r.name for r in c.execute(select(t.members.c.id, t.members.c.name))}
     merged = aliases(c)
     entries = [ListEntry(m, names.get(m, ""), rating, games,
-                         to_date(day) if to_date and m in stored_as else day)
+                         to_date(day) if to_date and isinstance(day, str) else day)
                for m, (rating, games, day) in latest.items() if m not in merged]
     return sorted(entries, key=lambda e: (-e.rating, e.id))
 
