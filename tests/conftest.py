@@ -37,6 +37,18 @@ def write_events(folder: Path, count: int, seed: int, members: int = 150,
     return paths
 
 
+def another_file_of(path: Path, folder: Path) -> Path:
+    """A file of the event of ``path`` (event JSON) that differs from it: the event's name
+    changed, written to ``folder``."""
+    import json
+
+    data = json.loads(path.read_text())
+    data["event"]["name"] = data["event"].get("name", "") + " (as sent again)"
+    changed = folder / f"other-{path.name}"
+    changed.write_text(json.dumps(data))
+    return changed
+
+
 @pytest.fixture(scope="session")
 def shared() -> Path:
     if not (SHARED / "uscf_real" / "msa_sections").is_dir():

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from tests.conftest import another_file_of
 
 from uscf_ratings.cli.main import cli
 
@@ -150,10 +151,9 @@ def test_every_bad_file_of_a_batch_is_named(url: str, tmp_path: Path) -> None:
 
 def test_an_error_while_rating_names_the_file(url: str, tmp_path: Path) -> None:
     run("db", "--db", url, "rate", str(SAMPLE))
-    copy = tmp_path / "copy.json"
-    copy.write_text(SAMPLE.read_text())
+    copy = another_file_of(SAMPLE, tmp_path)
     result = run("db", "--db", url, "rate", str(later_event(tmp_path)), str(copy), ok=False)
-    assert f"{copy}: event {SAMPLE_ID} is already rated" in result.output
+    assert f"{copy}: event {SAMPLE_ID} is already rated from another file" in result.output
 
 
 def test_read_commands_never_create_a_database(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
-from tests.conftest import write_events
+from tests.conftest import another_file_of, write_events
 
 from uscf_ratings.cli.main import cli
 from uscf_ratings.office import schema
@@ -196,7 +196,7 @@ def test_an_event_already_rated_stops_the_run_with_whole_events_reported(tmp_pat
     the database holds exactly the events reported, and the one rated before."""
     paths = year_files(tmp_path, 3 * POOL_FROM)
     url = f"sqlite:///{tmp_path / 'office.db'}"
-    assert rate_files(url, paths[30:31]).exit_code == 0
+    assert rate_files(url, [another_file_of(paths[30], tmp_path)]).exit_code == 0
     out = rate_files(url, paths, "--commit-every", "0")
     assert out.exit_code == 1 and f"event {paths[30].stem} is already rated" in out.output
     reported = [line.split()[1] for line in out.output.splitlines() if line.startswith("rated ")]

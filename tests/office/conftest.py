@@ -11,10 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-
-from uscf_ratings.office.office import Office
+from sqlalchemy import create_engine, select, text
 from tests.conftest import skip_or_fail
+
+from uscf_ratings.core.model import Event
+from uscf_ratings.office import schema
+from uscf_ratings.office.office import Office
+from uscf_ratings.synthetic import events as synthetic_events
+from uscf_ratings.synthetic import federation
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -51,3 +55,23 @@ def office(office_url: str) -> Iterator[Office]:
     o.init()
     yield o
     o.engine.dispose()
+
+
+def dump(office: Office) -> list[tuple[object, ...]]:
+    with office.engine.connect() as c:
+        return sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
+                       r.games_after, r.state_after) for r in c.execute(select(schema.ratings)))
+
+
+def year(count: int = 14, seed: int = 5) -> list[Event]:
+    """Synthetic events among few members, so that players meet again and again (the
+    states carried from one event to the next matter)."""
+    return synthetic_events(federation(120, seed), count, seed, sizes=(4, 30))
+
+
+def in_date_order(folder: Path, events: list[Event]) -> list[tuple[object, ...]]:
+    """The ratings of ``events`` rated in one batch (in date order) into a new office."""
+    office = Office(f"sqlite:///{folder / 'order.db'}")
+    office.init()
+    office.rate_many(events)
+    return dump(office)

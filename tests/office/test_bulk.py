@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from tests.office.conftest import dump, in_date_order, year
 
-from uscf_ratings.core.model import Event, System
+from uscf_ratings.core.model import System
 from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.formats.member_records import MemberRecord
@@ -17,28 +18,6 @@ from uscf_ratings.office import queries, schema
 from uscf_ratings.office.explain import explain_event
 from uscf_ratings.office.office import Office, OfficeError, section_key
 from uscf_ratings.office.options import RateOptions
-from uscf_ratings.synthetic import events as synthetic_events
-from uscf_ratings.synthetic import federation
-
-
-def dump(office: Office) -> list[tuple[object, ...]]:
-    with office.engine.connect() as c:
-        return sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
-                       r.games_after, r.state_after) for r in c.execute(select(schema.ratings)))
-
-
-def year(count: int = 14, seed: int = 5) -> list[Event]:
-    """Synthetic events among few members, so that players meet again and again (the
-    states carried from one event to the next matter)."""
-    return synthetic_events(federation(120, seed), count, seed, sizes=(4, 30))
-
-
-def in_date_order(folder: Path, events: list[Event]) -> list[tuple[object, ...]]:
-    """The ratings of ``events`` rated in one batch (in date order) into a new office."""
-    office = Office(f"sqlite:///{folder / 'order.db'}")
-    office.init()
-    office.rate_many(events)
-    return dump(office)
 
 
 def test_rate_many_equals_rating_one_event_at_a_time(office: Office, tmp_path: Path) -> None:
@@ -130,9 +109,9 @@ def test_a_late_batch_then_events_after_it_commit_in_groups_again(office: Office
 def test_replace_rated_corrects_and_counts_the_correction(office: Office) -> None:
     events = year(6)
     office.rate_many(events)
-    with pytest.raises(OfficeError, match="already rated"):
-        office.rate_many(events[2:3])
     changed = replace(events[2], name="Corrected")
+    with pytest.raises(OfficeError, match="already rated from another file"):
+        office.rate_many([changed])
     [report] = office.rate_many([changed], RateOptions(replace_rated=True))
     assert report.verb == "corrected"
     with office.engine.connect() as c:

@@ -4,6 +4,7 @@ interruption or a failing event leaves behind."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -157,8 +158,9 @@ def test_an_event_already_rated_stops_the_run_after_committing_the_events_before
     office.rate_many(events[:4])
     before = dump(office)
     reported: list[str] = []
+    other = replace(events[2], name="Another file of it")
     with pytest.raises(OfficeError, match=f"event {events[2].id} is already rated"):
-        for report in office.rate_each([*events[4:7], events[2], *events[7:]],
+        for report in office.rate_each([*events[4:7], other, *events[7:]],
                                        RateOptions(commit_every=10**9)):
             reported.append(report.event_id)
     assert reported == [e.id for e in events[4:7]]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from tests.conftest import write_events
+from tests.conftest import another_file_of, write_events
 
 from uscf_ratings.core.model import Event
 from uscf_ratings.formats.event_json import read_event
@@ -98,15 +98,17 @@ def test_every_file_refused_is_named_and_nothing_is_stored(office: Office, tmp_p
 def test_an_event_that_fails_is_named_by_its_file_and_the_events_before_it_stay(
         office: Office, tmp_path: Path) -> None:
     paths = year_files(tmp_path, 6)
-    list(ingest(office, paths[3:4]))
+    list(ingest(office, [another_file_of(paths[3], tmp_path)]))
     committed: list[str] = []
     with pytest.raises(EventFailed) as failed:
         for report in ingest(office, paths, IngestOptions(rating=RateOptions(commit_every=0))):
             if isinstance(report, Committed):
                 committed.extend(e.event_id for e in report.events)
     assert failed.value.path == paths[3]
-    assert str(failed.value) == (f"{paths[3]}: event {paths[3].stem} is already rated; to "
-                                 f"replace it, use `uscf db correct {paths[3].stem} FILE`")
+    assert str(failed.value) == (
+        f"{paths[3]}: event {paths[3].stem} is already rated from another file (or with "
+        f"other --pre-ratings); to replace it, give --replace or use `uscf db correct "
+        f"{paths[3].stem} FILE`")
     assert committed == [p.stem for p in paths[:3]]
     assert count(office, "events") == 4
 
@@ -210,7 +212,8 @@ def test_an_event_begun_while_commits_are_held_is_undone_with_the_rest(
     fails, the whole transaction rolls back. An event that begins after every file has
     passed is undone alone, and the events before it commit."""
     paths = year_files(tmp_path, 8)
-    office.rate(read_event(paths[5]))  # the sixth event fails: it is already rated
+    # the sixth event fails: it is already rated, from another file
+    office.rate(read_event(another_file_of(paths[5], tmp_path)))
     checks = Checks(paths, tmp_path / "spool.pickle", passed_at=7 if held_before_it else 6)
     with pytest.raises(EventFailed, match=f"event {paths[5].stem} is already rated"):
         list(_rate_while_checking(office, checks, _Files(), RateOptions(commit_every=0)))

@@ -27,14 +27,16 @@ if TYPE_CHECKING:  # the office (SQLAlchemy, Alembic, Numba) is imported by the 
     from ..office.ingest import Report
     from ..office.office import EventRated, Office
 
-FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError, DatabaseError)
+#: what a command says in one line; the database's own errors (`DatabaseError`, and those
+#: `office.failures` explains) are left to the group, which names the database
+FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError)
 
 
 def _office(ctx: click.Context) -> Office:
     """The office of the `db` group's URL, opened when a command first needs it (so
     that ``--help`` needs no database): a URL with no database behind it is refused,
     except by the commands that create one."""
-    from ..office.db import check_url
+    from ..office.db import WriterWait, check_url
     from ..office.office import Office
 
     if not isinstance(ctx.obj, Office):
@@ -42,8 +44,35 @@ def _office(ctx: click.Context) -> Office:
             check_url(ctx.obj, must_exist=ctx.command.name not in CREATING)
         except DatabaseError as error:
             raise click.ClickException(str(error)) from None
-        ctx.obj = Office(ctx.obj)
+        group = ctx
+        while group.command is not db:  # `db token create`: two levels down
+            assert group.parent is not None
+            group = group.parent
+        wait = WriterWait(group.params.get("wait"), _ShowWaiting(_shown(group)))
+        ctx.obj = Office(ctx.obj, wait)
     return ctx.obj
+
+
+class _ShowWaiting:
+    """Says on stderr that a command waits while another process writes: when it begins
+    to wait, then once a minute."""
+
+    EVERY_S = 60.0
+
+    def __init__(self, url: str):
+        self.url = url
+        self.next_at = 0.0  #: when to say it next, in seconds of waiting
+
+    def __call__(self, waited: float) -> None:
+        if waited < self.next_at:
+            return
+        if not self.next_at:
+            click.echo(f"waiting: another process is writing to {self.url}; this command "
+                       "goes on once it has finished (Ctrl-C stops it; --wait SECONDS sets "
+                       "a limit)", err=True)
+        else:
+            click.echo(f"still waiting for the other process ({waited:.0f} s)", err=True)
+        self.next_at += self.EVERY_S
 
 
 #: the commands that may create a database; every other one needs it to exist
@@ -57,6 +86,8 @@ class _OfficeGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.ClickException:
+            raise  # a command's own message
         except DatabaseError as error:
             message, url = str(error), _shown(ctx)
             raise click.ClickException(
@@ -64,6 +95,11 @@ class _OfficeGroup(click.Group):
         except Exception as error:
             from sqlalchemy.exc import SQLAlchemyError
 
+            from ..office.failures import failure_of
+
+            failure = failure_of(error)
+            if failure is not None:
+                raise click.ClickException(f"{_shown(ctx)}: {failure}") from None
             if not isinstance(error, SQLAlchemyError):
                 raise
             raise click.ClickException(
@@ -86,12 +122,16 @@ def _first_line(error: object) -> str:
 @click.option("--db", "url", envvar="USCF_DB", default=None, metavar="URL",
               help="sqlite:///path (default sqlite:///uscf-office.db) or postgresql://...; "
                    "also $USCF_DB.")
+@click.option("--wait", "wait", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="While another process writes to the database, wait at most SECONDS "
+                   "before giving up (default: as long as it takes, saying so on stderr).")
 @click.pass_context
-def db(ctx: click.Context, url: str | None) -> None:
+def db(ctx: click.Context, url: str | None, wait: float | None) -> None:
     """The ratings office: a database that rates events in order and keeps the history.
 
     Only `init` and `upgrade` create a database; every other command refuses a URL
-    with no database behind it."""
+    with no database behind it. A command that changes the database waits while
+    another one does (see --wait)."""
     ctx.obj = url  # the office is opened by the command that needs it (`_office`)
 
 
@@ -252,6 +292,16 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
         shown.close()
         click.echo(shown.stopped(), err=True)
         ctx.exit(130)
+    except Exception as error:
+        from ..office.failures import failure_of
+
+        failure = failure_of(error)
+        if failure is None:
+            raise  # the group's: a database's other errors, or a bug
+        shown.close()
+        assert ctx.parent is not None
+        raise click.ClickException(f"{_shown(ctx.parent)}: {failure.what}: {shown.left()}; "
+                                   f"{failure.advice}") from None
     finally:
         shown.close()
 
@@ -295,11 +345,17 @@ class _Progress:
             if not self.lines:
                 click.echo(f"rated {report.events:,} events ({report.games:,} games, "
                            f"{report.ratings:,} ratings)")
+            if report.unchanged and not self.lines:  # else each has its line
+                click.echo(f"{report.unchanged:,} event(s) stored already as given were "
+                           "left as they are")
 
     def committed(self, events: tuple[EventRated, ...]) -> None:
         self.done += len(events)  # first: Ctrl-C while the lines print counts them
         for event in events:
-            if self.lines:
+            if self.lines and event.unchanged:
+                click.echo(f"unchanged {event.event_id} ({event.name}): stored already as "
+                           "given, left as it is")
+            elif self.lines:
                 also = f", {event.rerated} later section(s) re-rated" if event.rerated \
                     else ""
                 if event.rerated_for > 1:
@@ -328,9 +384,13 @@ class _Progress:
         """What Ctrl-C left."""
         if self.checking:
             return "stopped while reading the files: nothing was stored"
+        return f"stopped: {self.left()}"
+
+    def left(self) -> str:
+        """What the database holds of this run, when it stops before its end."""
         rest = "; the rest were rolled back or not begun" if self.done < self.files else ""
-        return (f"stopped: {self.done} of {self.files} events rated and committed{rest}; "
-                "the database holds whole events only")
+        return (f"{self.done} of {self.files} events rated and committed{rest}; the "
+                "database holds whole events only")
 
 
 @db.command()

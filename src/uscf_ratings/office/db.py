@@ -3,14 +3,18 @@
 A database is named by a URL: ``sqlite:///path/to/office.db`` (the default, a file with
 no server) or ``postgresql://user@host/db`` for a shared office; ``USCF_DB`` gives the
 default. Every change is one transaction that holds the office's write lock, so two
-processes rating at once give the same result as one after the other.
+processes rating at once give the same result as one after the other: the second waits
+for the first (`WriterWait`), however long it takes or up to a limit.
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
 from importlib import resources
@@ -25,6 +29,7 @@ from sqlalchemy import Column, Connection, Dialect, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError
 
 from .errors import DatabaseError as DatabaseError  # there: the CLI catches it without SQLAlchemy
+from .errors import WriterBusy
 
 DEFAULT_URL = "sqlite:///uscf-office.db"
 WRITE_LOCK = 7_436_411  #: PostgreSQL advisory lock key of the office's writer
@@ -87,17 +92,65 @@ def check_url(url: str | None, must_exist: bool = False) -> None:
                             "`uscf db init`")
 
 
-def make_engine(url: str | None = None) -> Engine:
+@dataclass(frozen=True)
+class WriterWait:
+    """How a writer waits while another process holds the office's write lock: as long
+    as it takes, or up to ``limit`` seconds (then `WriterBusy`, nothing written).
+    ``waiting`` is told how long it has waited each time it tries the lock again, about
+    every `POLL_S` seconds (the CLI says on stderr that it waits)."""
+
+    limit: float | None = None
+    waiting: Callable[[float], None] | None = None
+
+
+#: how often a waiting writer tries the lock again, in seconds
+POLL_S = 0.5
+
+
+def one_try_s(limit: float | None) -> float:
+    """How long one try waits for the lock, with ``limit`` seconds left to wait."""
+    return POLL_S if limit is None else max(0.01, min(POLL_S, limit))
+#: how long a statement of a writer that holds SQLite's lock waits for the file (a
+#: reader's checkpoint, say), in milliseconds; the lock itself is waited for by `POLL_S`
+BUSY_TIMEOUT_MS = 120_000
+
+
+def make_engine(url: str | None = None, wait: WriterWait | None = None) -> Engine:
+    """The engine of ``url``; its writers (`writing`) wait for one another as ``wait``
+    says (default: as long as it takes, silently)."""
     url = database_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 120})
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         _sqlite_setup(engine)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    # execution options of an engine reach every connection it makes, and `_begin`
+    return engine.execution_options(**{_WAIT: wait or WriterWait()})
 
 
-#: The execution option that marks a connection of `writing`.
-_WRITER = "uscf_writer"
+#: The execution option that marks a connection of `writing`, and the one of its wait.
+_WRITER, _WAIT = "uscf_writer", "uscf_writer_wait"
+
+
+class _Waiting:
+    """One writer's wait for the lock: tells `WriterWait.waiting` and keeps the limit."""
+
+    def __init__(self, wait: WriterWait, since: float):
+        self.wait, self.since = wait, since  #: since: the first try, time.monotonic()
+
+    def next_try(self) -> float:
+        """How long to wait for the lock before trying again (after the first try
+        failed), once `WriterWait.waiting` is told; raises `WriterBusy` once the limit
+        has passed."""
+        waited = time.monotonic() - self.since
+        if self.wait.waiting is not None:
+            self.wait.waiting(waited)
+        limit = self.wait.limit
+        if limit is not None and waited >= limit:
+            raise WriterBusy(f"another process was writing to the database for the "
+                             f"{limit:g} s this command was to wait: nothing was changed; "
+                             f"run it again later, or wait longer (--wait)")
+        return one_try_s(None if limit is None else limit - waited)
 
 
 def _sqlite_setup(engine: Engine) -> None:
@@ -113,7 +166,7 @@ def _sqlite_setup(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=120000")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # 64 MB of page cache (the default is 2 MB): a year's results index by member
         # outgrows 2 MB, and each insert then reads its pages back; about a tenth of a
         # year's re-rate (docs/performance.md)
@@ -126,18 +179,55 @@ def _sqlite_setup(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        writer = connection.get_execution_options().get(_WRITER, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+        options = connection.get_execution_options()
+        if not options.get(_WRITER, False):
+            connection.exec_driver_sql("BEGIN")
+            return
+        # The lock is tried with a short busy timeout, again and again, rather than
+        # waited for by SQLite's: a long one ends in "database is locked" however long
+        # the other writer has left, and says nothing meanwhile.
+        raw = connection.connection.dbapi_connection
+        assert raw is not None
+        wait: WriterWait = options.get(_WAIT) or WriterWait()
+        waiting: _Waiting | None = None
+        since = time.monotonic()
+        raw.execute(f"PRAGMA busy_timeout={int(one_try_s(wait.limit) * 1000)}")
+        try:
+            while True:
+                try:
+                    raw.execute("BEGIN IMMEDIATE")
+                    break
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                        raise
+                waiting = waiting or _Waiting(wait, since)
+                raw.execute(f"PRAGMA busy_timeout={int(waiting.next_try() * 1000)}")
+        finally:
+            raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 @contextmanager
 def writing(engine: Engine) -> Iterator[Connection]:
-    """One transaction holding the office's write lock: all of it commits, or none."""
+    """One transaction holding the office's write lock: all of it commits, or none.
+    Another writer holding it is waited for as the engine's `WriterWait` says."""
     with engine.connect().execution_options(**{_WRITER: True}) as connection, \
             connection.begin():
         if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
+            _lock_postgresql(connection)
         yield connection
+
+
+def _lock_postgresql(connection: Connection) -> None:
+    """Take the office's advisory lock for this transaction, trying again every `POLL_S`
+    while another writer holds it (a blocking wait could not say that it waits, nor stop
+    at a limit)."""
+    take = text("SELECT pg_try_advisory_xact_lock(:key)")
+    waiting: _Waiting | None = None
+    since = time.monotonic()
+    while not connection.execute(take, {"key": WRITE_LOCK}).scalar():
+        waiting = waiting or _Waiting(connection.get_execution_options().get(_WAIT)
+                                      or WriterWait(), since)
+        time.sleep(waiting.next_try())
 
 
 class Driver:
@@ -154,6 +244,7 @@ class Driver:
             connection.begin()
         raw = connection.connection.dbapi_connection
         assert raw is not None
+        self.raw = raw
         self.dialect = connection.dialect
         self.sqlite = self.dialect.name == "sqlite"
         self._percent = self.dialect.paramstyle != "qmark"  # psycopg: %s
@@ -196,15 +287,23 @@ class Driver:
         readers = _readers(self.dialect, (column,)) if self.sqlite else None
         return readers[0] if readers else None
 
+    def transaction_lost(self) -> bool:
+        """Whether the database ended the transaction itself: SQLite rolls it all back on
+        some errors (a full disk), after which a commit would commit nothing, silently."""
+        return self.sqlite and not self.raw.in_transaction
+
     @contextmanager
     def savepoint(self, name: str) -> Iterator[None]:
         """What the block writes is undone if it raises an exception (the transaction
-        goes on); a KeyboardInterrupt is left to roll the whole transaction back."""
+        goes on); a KeyboardInterrupt is left to roll the whole transaction back. Where
+        the database has ended the transaction itself, the block's error is raised as
+        it is (it says why), not that of the savepoint gone with it."""
         self.execute(f"SAVEPOINT {name}")
         try:
             yield
         except Exception:
-            self.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            if not self.transaction_lost():
+                self.execute(f"ROLLBACK TO SAVEPOINT {name}")
             raise
         self.execute(f"RELEASE SAVEPOINT {name}")
 

@@ -21,3 +21,20 @@ class AdmissionError(OfficeError):
         self.subject = subject
         self.problems = tuple(problems)
         super().__init__("\n".join(f"{subject}: {p}" for p in self.problems))
+
+
+class WriterBusy(DatabaseError):
+    """Another process held the office's write lock longer than the writer was to wait
+    (`db.WriterWait.limit`); nothing was written."""
+
+
+class DatabaseFailure(DatabaseError):
+    """The database failed while in use (office/failures.py): ``what`` happened, in a
+    user's words with the driver's own message, and ``advice``, how to go on. Every
+    change is one transaction (a run of many events: whole events), so the database
+    holds what was committed before, whole."""
+
+    def __init__(self, what: str, advice: str):
+        self.what, self.advice = what, advice
+        super().__init__(f"{what}: the database holds whole events only (what was "
+                         f"committed before); {advice}")

@@ -4,10 +4,11 @@ order of the files.
 Checking a file (office/checked_file.py) does not need the database, so the files are
 checked in a pool of processes, one a core, in tasks of `CHUNK` files whose events go to
 one file of the spool (office/spool.py). The processes run at a lower priority than the
-rating loop, which is the run's critical path (office/prefetch.py: `lower_priority`).
-While the loop rates the events of files already checked, the pool takes a process a
-core but the loop's: on two cores, two checking processes beside the loop made ``uscf
-db rate`` of a year take about a tenth longer than one did (docs/performance.md).
+rating loop, which is the run's critical path, and end with the command however it ends
+(office/prefetch.py: `start_reader`). While the loop rates the events of files already
+checked, the pool takes a process a core but the loop's: on two cores, two checking
+processes beside the loop made ``uscf db rate`` of a year take about a tenth longer than
+one did (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Self
 
 from .checked_file import CheckedFile, check_files
 from .options import ReadOptions
-from .prefetch import lower_priority, readers_while_rating
+from .prefetch import reader_pool, readers_while_rating
 from .spool import Spool
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def checking_pool(files: int, while_rating: bool) -> ProcessPoolExecutor | None:
     None for fewer than `POOL_FROM` files or on one core."""
     if files < POOL_FROM or (os.cpu_count() or 1) < 2:
         return None
-    return ProcessPoolExecutor(check_workers(while_rating), initializer=lower_priority)
+    return reader_pool(check_workers(while_rating))
 
 
 class FileChecks:

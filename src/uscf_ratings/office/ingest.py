@@ -38,7 +38,7 @@ from ..core.validate import SectionError
 from ..formats.errors import ParseError
 from .checked_file import CheckedFile, Lacking, named
 from .collector import fewer_collections
-from .errors import DatabaseError, OfficeError
+from .errors import OfficeError
 from .file_checks import FileChecks
 from .office import EventRated, EventTransaction, Office
 from .options import IngestOptions, RateOptions
@@ -47,9 +47,10 @@ from .spool import Spool, read_event
 __all__ = ["CheckingFiles", "Committed", "EventFailed", "FileChecked", "FilesRefused",
            "IngestError", "IngestOptions", "Ingested", "RatingInOrder", "Report", "ingest"]
 
-#: the errors of an event that fails while rated, which `EventFailed` names by file
-RATING_FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError,
-                   DatabaseError)
+#: the errors of an event that fails while rated, which `EventFailed` names by file; the
+#: database's own (`DatabaseError`: no schema, another writer too long, a full disk) are
+#: no file's, and are raised as they are
+RATING_FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError)
 
 
 # --- What ingest reports --------------------------------------------------------------
@@ -95,11 +96,14 @@ class Committed:
 @dataclass(frozen=True)
 class Ingested:
     """The end: ``events`` events of ``games`` games stored and rated, with ``ratings``
-    player-systems rated (later sections of other events rated again included)."""
+    player-systems rated (later sections of other events rated again included), and
+    ``unchanged`` events found stored already as given and left as they were (a run
+    given again after an interruption)."""
 
     events: int
     games: int
     ratings: int
+    unchanged: int = 0
 
 
 Report = CheckingFiles | FileChecked | RatingInOrder | Committed | Ingested
@@ -227,6 +231,8 @@ class _Files:
         self.checked: list[CheckedFile] = []
         self.file_of: dict[str, Path] = {}  #: the file of each event id
         self.committed = 0  #: events committed
+        self.unchanged = 0  #: events stored already as given, left as they were
+        self.games = 0  #: the rated games of the events committed
         self.ratings = 0  #: player-systems rated by them
 
     def take(self, result: CheckedFile | str) -> CheckedFile | str:
@@ -262,9 +268,12 @@ class _Files:
         """Commit ``transaction``; its report, if it held events."""
         events = tuple(transaction.commit())
         if events:
-            self.committed += len(events)
+            unchanged = sum(1 for event in events if event.unchanged)
+            self.unchanged += unchanged
+            self.committed += len(events) - unchanged
+            self.games += sum(event.games for event in events)
             self.ratings += sum(event.ratings for event in events)
             yield Committed(events)
 
     def ingested(self) -> Ingested:
-        return Ingested(self.committed, sum(item.games for item in self.checked), self.ratings)
+        return Ingested(self.committed, self.games, self.ratings, self.unchanged)

@@ -32,9 +32,9 @@ from .admission import (
     check_members,
 )
 from .collector import fewer_collections
-from .db import Driver, check_schema, make_engine, upgrade, writing
+from .db import Driver, WriterWait, check_schema, make_engine, upgrade, writing
 from .defaults import COMMIT_EVERY, PreRatings
-from .errors import AdmissionError, OfficeError
+from .errors import AdmissionError, DatabaseError, OfficeError
 from .explain import explain_event
 from .options import RateOptions
 from .run import (
@@ -49,13 +49,14 @@ from .store import (
     SectionKey,
     aliases,
     audit,
+    event_source,
     insert_rows,
     now,
     order_key,
     section_key,
     upsert_member,
 )
-from .submission import Submission, submission
+from .submission import Submission, event_of_source, submission
 
 __all__ = ["COMMIT_EVERY", "AdmissionError", "Corrected", "EventRated", "EventTransaction",
            "Office", "OfficeError", "PreRatings", "RateOptions", "count_rows",
@@ -79,11 +80,14 @@ class EventRated:
     #: stored wait, and the sections after the first of them are rated again once, with
     #: the report of the last (`EventTransaction`); 1 for an event rated alone
     rerated_for: int = 1
+    #: stored already exactly as given (the same event JSON and pre_ratings mode), so
+    #: left as it is: a run given again after an interruption goes on where it stopped
+    unchanged: bool = False
 
     @property
     def verb(self) -> str:
-        """"rated" or "corrected", as the command says it."""
-        return "corrected" if self.corrected else "rated"
+        """"rated", "corrected" or "unchanged", as the command says it."""
+        return "unchanged" if self.unchanged else "corrected" if self.corrected else "rated"
 
 
 @dataclass(frozen=True)
@@ -96,10 +100,11 @@ class Corrected:
 
 
 class Office:
-    """A ratings database and the operations on it."""
+    """A ratings database and the operations on it. A change waits while another
+    process writes, as ``wait`` says (default: as long as it takes)."""
 
-    def __init__(self, url: str | None = None):
-        self.engine = make_engine(url)
+    def __init__(self, url: str | None = None, wait: WriterWait | None = None):
+        self.engine = make_engine(url, wait)
 
     def init(self) -> str:
         """Create or upgrade the schema; returns its revision."""
@@ -409,6 +414,11 @@ class EventTransaction:
         were stored."""
         if self._open is None:
             return []
+        if self._driver is not None and self._driver.transaction_lost():
+            self.rollback()
+            raise DatabaseError("the database ended the transaction before it was "
+                                "committed: the events rated since the last commit were "
+                                "not stored")
         if self._waiting:
             assert self._c is not None
             try:
@@ -448,9 +458,12 @@ class EventTransaction:
         first = event.first_key
         old = _corrections(c, event.id)
         if old is not None:
+            if _stored_as_given(c, event, options.pre_ratings):
+                return EventRated(event.id, event.name, False, 0, 0, 0, 0, unchanged=True)
             if not options.replace_rated:
-                raise OfficeError(f"event {event.id} is already rated; to replace it, "
-                                  f"use `uscf db correct {event.id} FILE`")
+                raise OfficeError(f"event {event.id} is already rated from another file "
+                                  f"(or with other --pre-ratings); to replace it, give "
+                                  f"--replace or use `uscf db correct {event.id} FILE`")
             old_first = _first_key_of_event(c, event.id)
             _remove_event(c, event.id)
             first = min(k for k in (old_first, first) if k is not None)
@@ -464,7 +477,7 @@ class EventTransaction:
             # again, and the next such event would once more. It waits, and the
             # sections after the first waiting event are rated once, when an event comes
             # after all of them or the transaction commits (`_rate_waiting`).
-            if not self._waiting:
+            if not self._waiting or self._run is None:
                 self._run = RatingRun(c)
             assert self._run is not None
             self._run.add_event(event, options.pre_ratings)
@@ -531,6 +544,22 @@ def _stored_after(driver: Driver, key: SectionKey, event_id: str) -> bool:
         "(?, ?, ?, ?) AND event_id <> ? LIMIT 1",
         (driver.date(end), driver.date(start), key_event, number, event_id)
     ).fetchone() is not None
+
+
+def _stored_as_given(c: Connection, event: Submission, pre_ratings: PreRatings) -> bool:
+    """Whether ``event`` is stored already as given: the same event rated with the same
+    pre_ratings mode. Rating it again would change nothing (the sections after it were
+    rated after it), so a run given again after an interruption skips the events it
+    stored before (docs/office.md). The event JSON is compared as data first (the same
+    file gives the same data); where that differs, as the event it reads as (a file
+    written by another program, or the office's own writing of a model), which costs
+    a parse of both but comes only before a refusal."""
+    stored = event_source(c, event.id)
+    if stored is None or stored.get("pre_ratings", PreRatings.DATABASE.value) != pre_ratings:
+        return False
+    if stored["input"] == json.loads(event.source_text()):
+        return True
+    return event_of_source(event.id, stored)[0] == event.model
 
 
 def _admit(event: Event) -> None:

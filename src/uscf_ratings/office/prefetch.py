@@ -18,6 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 
 from .db import Driver
 from .defaults import PreRatings
+from .processes import end_with_parent
 from .submission import Submission, event_of_source, submission
 
 #: a re-rate of at least this many sections reads its stored events in a pool
@@ -39,14 +40,21 @@ def readers_while_rating() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def lower_priority() -> None:
-    """Run a reader process at a lower priority than the rating loop it reads for. The
-    loop is the run's critical path and the readers are ahead of it: on two cores, two
-    readers and the loop took turns on them, and the loop finished later (about a tenth
-    of ``uscf db rate`` of a year, docs/performance.md). Where ``nice`` is missing, it
-    does nothing."""
+def start_reader(parent: int) -> None:
+    """A reader process (of this module's pool or of office/file_checks.py's) ends with
+    the command, ``parent``, however it ends (office/processes.py), and runs at a lower
+    priority than the rating loop it reads for. The loop is the run's critical path and
+    the readers are ahead of it: on two cores, two readers and the loop took turns on
+    them, and the loop finished later (about a tenth of ``uscf db rate`` of a year,
+    docs/performance.md). Where ``nice`` is missing, the priority stays."""
+    end_with_parent(parent)
     if hasattr(os, "nice"):
         os.nice(READERS_NICENESS)
+
+
+def reader_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` reader processes (`start_reader`)."""
+    return ProcessPoolExecutor(workers, initializer=start_reader, initargs=(os.getpid(),))
 
 
 def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, PreRatings]]:
@@ -68,7 +76,7 @@ def prefetched(driver: Driver, event_ids: Sequence[str]
     # (office/file_checks.py): on Linux a fork, which does not run the caller's main
     # module again. The workers only parse and make lineups (Python): they never start
     # Numba's threads, nor touch the database connection the fork copies.
-    with ProcessPoolExecutor(os.cpu_count() or 1, initializer=lower_priority) as pool:
+    with reader_pool(os.cpu_count() or 1) as pool:
         waiting: deque[Future[list[tuple[Submission, PreRatings]]]] = deque()
         for chunk in _texts(driver, event_ids):
             waiting.append(pool.submit(read_stored, chunk))

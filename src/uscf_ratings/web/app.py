@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
-import signal
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
@@ -17,8 +15,16 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from ..office.db import DatabaseError, check_schema, check_url, make_engine, shown_url
+from ..office.db import (
+    DatabaseError,
+    WriterWait,
+    check_schema,
+    check_url,
+    make_engine,
+    shown_url,
+)
 from ..office.office import Office
+from ..office.processes import end_with_parent
 from . import openapi
 from .deps import HERE, AppState
 from .headers import SecurityHeaders
@@ -48,6 +54,11 @@ def _version() -> str:
         return "0"
 
 
+#: how long a write request waits while another process writes (a `uscf db rate` of a
+#: year, say) before it gets 503, saying so: a client's own timeout is often a minute
+WRITE_WAIT_S = 30.0
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     # FastAPI's /docs and /redoc pages load their scripts from a CDN: off. The app's own
@@ -56,8 +67,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     templates = Jinja2Templates(directory=HERE / "templates")
     configure(templates, has_database=settings.db_url is not None, settings=settings)
-    app.state.uscf = AppState(settings, Office(settings.db_url) if settings.db_url else None,
-                              templates)
+    office = Office(settings.db_url, WriterWait(limit=WRITE_WAIT_S)) if settings.db_url \
+        else None
+    app.state.uscf = AppState(settings, office, templates)
     app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")
     for module in (estimator, office_pages, api):
         app.include_router(module.router)
@@ -86,7 +98,9 @@ def app_from_environment() -> FastAPI:
     ``uscf serve`` itself prints and no traceback, on settings it cannot read or a
     database it cannot serve (the command checks both before it starts any worker: this
     is the database changed in between)."""
-    _end_with_parent(os.environ.get(PARENT_VARIABLE, ""))
+    parent = os.environ.get(PARENT_VARIABLE, "")
+    if parent.isdigit():
+        end_with_parent(int(parent))
     try:
         settings = Settings.from_environment(os.environ)
         if settings.db_url:
@@ -127,21 +141,6 @@ def check_database(url: str) -> None:
         cause = getattr(error, "orig", None) or error
         first = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
         raise DatabaseError(f"{shown}: cannot use the database: {first}") from None
-
-
-def _end_with_parent(parent: str) -> None:
-    """On Linux, have this process sent SIGTERM when the process ``parent`` (its parent,
-    `uscf serve`) ends, even by SIGKILL (prctl PR_SET_PDEATHSIG), so that no worker
-    outlives the command; and end now if that parent is gone already."""
-    if not parent.isdigit() or not sys.platform.startswith("linux"):
-        return
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return
-    prctl(1, int(signal.SIGTERM))  # 1: PR_SET_PDEATHSIG
-    if os.getppid() != int(parent):  # the parent ended before the line above
-        sys.exit(0)
 
 
 def _wants_json(request: Request) -> bool:

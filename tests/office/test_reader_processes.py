@@ -1,15 +1,18 @@
-"""The processes that read ahead of the rating loop run at a lower priority than it
-(office/prefetch.py: `lower_priority`), in ``uscf db rate`` and in long re-rates."""
+"""The processes that read ahead of the rating loop run at a lower priority than it and
+end with the command (office/prefetch.py: `start_reader`), in ``uscf db rate`` and in long
+re-rates."""
 
 from __future__ import annotations
 
+import ctypes
 import os
-from concurrent.futures import ProcessPoolExecutor
+import signal
+import sys
 
 import pytest
 
 from uscf_ratings.office.file_checks import POOL_FROM, check_workers, checking_pool
-from uscf_ratings.office.prefetch import READERS_NICENESS, lower_priority
+from uscf_ratings.office.prefetch import READERS_NICENESS, reader_pool
 
 
 def niceness() -> int:
@@ -19,7 +22,7 @@ def niceness() -> int:
 @pytest.mark.skipif(not hasattr(os, "nice"), reason="this platform has no nice()")
 def test_a_reader_runs_lower_priority() -> None:
     ours = os.nice(0)
-    with ProcessPoolExecutor(1, initializer=lower_priority) as pool:
+    with reader_pool(1) as pool:
         assert pool.submit(niceness).result() == min(19, ours + READERS_NICENESS)
     assert os.nice(0) == ours  # the loop's own priority is untouched
 
@@ -45,3 +48,19 @@ def test_the_checks_leave_the_loop_a_core_when_they_run_beside_it(while_rating: 
     first, a process a core."""
     cores = os.cpu_count() or 1
     assert check_workers(while_rating) == (max(1, cores - 1) if while_rating else cores)
+
+
+def death_signal() -> int:
+    """The signal this process gets when its parent ends (prctl PR_GET_PDEATHSIG)."""
+    found = ctypes.c_int(0)
+    ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(found))  # 2: PR_GET_PDEATHSIG
+    return found.value
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_reader_ends_with_the_command() -> None:
+    """The kernel sends a reader SIGTERM when the command ends, even by SIGKILL (the
+    kill itself: tests/cli/test_db_interrupted.py)."""
+    with reader_pool(1) as pool:
+        assert pool.submit(death_signal).result() == signal.SIGTERM
+    assert death_signal() == 0  # the command itself asked for nothing

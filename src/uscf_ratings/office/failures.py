@@ -1,0 +1,91 @@
+"""What a database's error means for a user: a full disk, a lost connection, a locked
+or read-only file, said in one line with how to go on (`failure_of`).
+
+The office reaches the database through SQLAlchemy and, in the rating loop, through the
+driver itself (`db.Driver`), so an error comes wrapped by SQLAlchemy (its ``orig`` is the
+driver's) or as the driver raised it: sqlite3's, with its result code
+(https://www.sqlite.org/rescode.html), or psycopg's, with PostgreSQL's SQLSTATE
+(https://www.postgresql.org/docs/current/errcodes-appendix.html). A full disk while
+writing the run's temporary files is an OSError (ENOSPC). Nothing here imports a driver:
+the CLI asks on every error.
+"""
+
+from __future__ import annotations
+
+import errno
+
+from .errors import DatabaseFailure
+
+#: SQLite's primary result codes (the low byte of an extended code)
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 5, 6, 8, 10, 13
+
+RUN_AGAIN = "run the same command again (events stored already as given are skipped)"
+
+
+def failure_of(error: BaseException) -> DatabaseFailure | None:
+    """``error`` as a `DatabaseFailure` saying what happened and how to go on; None for
+    an error that is not the database's (or the disk's). An error raised while handling
+    another (a rollback after a full disk, say) is explained by the first one along the
+    chain that says what happened."""
+    seen: BaseException | None = error
+    while seen is not None:
+        found = _failure(seen)
+        if found is not None:
+            return found
+        seen = seen.__cause__ or (None if seen.__suppress_context__ else seen.__context__)
+    return None
+
+
+def _failure(error: BaseException) -> DatabaseFailure | None:
+    cause = getattr(error, "orig", None) or error  # SQLAlchemy's wrapper, or the driver's
+    detail = _first_line(cause)
+    if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
+        where = f" ({cause.filename})" if cause.filename else ""
+        return DatabaseFailure(f"the disk is full{where}: {detail}",
+                               f"free some space, then {RUN_AGAIN}")
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return _sqlite_failure(code & 0xFF, detail)
+    if type(cause).__module__.split(".")[0] == "psycopg":
+        return _postgresql_failure(cause, detail, getattr(error, "connection_invalidated",
+                                                          False))
+    return None
+
+
+def _sqlite_failure(code: int, detail: str) -> DatabaseFailure | None:
+    if code == _SQLITE_FULL:
+        return DatabaseFailure(f"the disk is full: {detail}",
+                               f"free some space, then {RUN_AGAIN}")
+    if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return DatabaseFailure(f"the database file is locked by another program: {detail}",
+                               f"end that program's write, then {RUN_AGAIN}")
+    if code == _SQLITE_READONLY:
+        return DatabaseFailure(f"the database file cannot be written: {detail}",
+                               f"give this user write access to it and its folder, then "
+                               f"{RUN_AGAIN}")
+    if code == _SQLITE_IOERR:
+        return DatabaseFailure(f"the disk failed to read or write: {detail}",
+                               f"check the disk, then {RUN_AGAIN}")
+    return None
+
+
+def _postgresql_failure(cause: BaseException, detail: str, invalidated: bool
+                        ) -> DatabaseFailure | None:
+    state = getattr(cause, "sqlstate", None) or ""
+    if state == "53100":  # disk_full
+        return DatabaseFailure(f"the server's disk is full: {detail}",
+                               f"free some space on the server, then {RUN_AGAIN}")
+    if detail.startswith(("connection failed", "connection to server at")):
+        return None  # never connected: "cannot use the database", as the CLI says it
+    # class 08: connection exceptions; 57P01-57P03: the server shut down or restarted;
+    # no SQLSTATE at all: the connection broke before the server could say why
+    lost = invalidated or state.startswith("08") or state in ("57P01", "57P02", "57P03") \
+        or (not state and type(cause).__name__ in ("OperationalError", "InterfaceError"))
+    if lost:
+        return DatabaseFailure(f"the connection to the server was lost: {detail}",
+                               f"check that the server runs, then {RUN_AGAIN}")
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

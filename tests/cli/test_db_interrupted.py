@@ -1,0 +1,194 @@
+"""`uscf db rate` killed (SIGKILL) at several moments, then given again until it
+succeeds, leaves the database an uninterrupted run leaves; no process of the command
+outlives the kill; a second writer waits for the first, saying so, or stops at its
+limit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from tests.conftest import write_events
+from tests.office.conftest import fresh_postgres, postgres_url
+
+from uscf_ratings.office import schema
+from uscf_ratings.office.file_checks import POOL_FROM
+from uscf_ratings.office.office import Office
+
+USCF = [sys.executable, "-c", "from uscf_ratings.cli.main import main; main()"]
+#: events of the batch: enough files for the pool of checking processes
+EVENTS = 2 * POOL_FROM + 8
+#: a commit every few events, so that a kill finds some committed and some not
+COMMIT_EVERY = "150"
+
+
+def uscf(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([*USCF, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+
+
+def stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Every rating row, and every event but when it was submitted."""
+    office = Office(url)
+    with office.engine.connect() as c:
+        ratings = sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
+                          r.games_after, r.state_after) for r in c.execute(select(schema.ratings)))
+        events = sorted((r.id, r.name, r.corrections, r.source)
+                        for r in c.execute(select(schema.events)))
+    office.engine.dispose()
+    return ratings, events
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes started by ``pid``, and by them (Linux's /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # it ended meanwhile
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, todo = set(), [pid]
+    while todo:
+        parent_pid = todo.pop()
+        children = [child for child, parent in parents.items() if parent == parent_pid]
+        found.update(children)
+        todo.extend(children)
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped by init, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def kill_when(process: subprocess.Popen[str], moment: Callable[[subprocess.Popen[str]], bool]
+              ) -> set[int]:
+    """SIGKILL ``process`` once ``moment`` says so; its processes at that moment."""
+    while not moment(process):
+        assert process.poll() is None, f"it ended first: {process.communicate()}"
+    workers = descendants(process.pid)
+    process.kill()
+    process.communicate()
+    assert process.returncode == -signal.SIGKILL
+    return workers
+
+
+def while_checking(process: subprocess.Popen[str]) -> bool:
+    """The files are being checked by the pool's processes."""
+    time.sleep(0.01)
+    return bool(descendants(process.pid))
+
+
+def after_commits(count: int) -> Callable[[subprocess.Popen[str]], bool]:
+    """``count`` events have been committed (each gets its line once it is)."""
+    seen = 0
+
+    def moment(process: subprocess.Popen[str]) -> bool:
+        nonlocal seen
+        assert process.stdout is not None
+        seen += process.stdout.readline().startswith("rated ")
+        return seen >= count
+    return moment
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'office.db'}"
+    found = postgres_url()
+    fresh_postgres(found)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2,
+                    reason="the files are checked in a pool of processes only on two cores, "
+                           "and the processes are found in Linux's /proc")
+def test_killed_at_several_moments_and_given_again_it_ends_as_one_run(url: str,
+                                                                      tmp_path: Path) -> None:
+    paths = [str(p) for p in write_events(tmp_path, EVENTS, seed=11)]
+    command = ["db", "--db", url, "rate", "--commit-every", COMMIT_EVERY, *paths]
+    whole = f"sqlite:///{tmp_path / 'whole.db'}"
+    for run in (["db", "--db", whole, "init"], ["db", "--db", url, "init"],
+                [*command[:2], whole, *command[3:]]):
+        assert uscf(*run).wait() == 0
+
+    for moment in (while_checking, after_commits(1), after_commits(EVENTS // 2)):
+        workers = kill_when(uscf(*command), moment)
+        if moment is while_checking:
+            assert workers  # the pool was running
+        deadline = time.monotonic() + 10
+        while any(map(running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if running(pid)], "a worker outlived the kill"
+
+    last = uscf(*command)
+    out, err = last.communicate()
+    assert last.returncode == 0, err
+    unchanged = [line for line in out.splitlines() if line.startswith("unchanged ")]
+    rated = [line for line in out.splitlines() if line.startswith("rated ")]
+    assert len(unchanged) >= EVENTS // 2 and len(unchanged) + len(rated) == EVENTS
+    assert stored(url) == stored(whole)
+
+
+def hold_the_lock(url: str) -> subprocess.Popen[str]:
+    """Another process holding the office's write lock until its stdin is closed."""
+    code = ("import sys\n"
+            "from uscf_ratings.office.db import make_engine, writing\n"
+            "with writing(make_engine(sys.argv[1])):\n"
+            "    print('held', flush=True)\n"
+            "    sys.stdin.read()\n")
+    holder = subprocess.Popen([sys.executable, "-c", code, url], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+def let_go(holder: subprocess.Popen[str]) -> None:
+    holder.communicate()  # closes its stdin
+    assert holder.returncode == 0
+
+
+def test_a_second_writer_waits_saying_so_or_stops_at_its_limit(url: str, tmp_path: Path
+                                                              ) -> None:
+    """What the user sees; tests/office/test_writers_wait.py holds the lock longer than
+    SQLite's busy timeout (made short there), which the second writer outlasts."""
+    [path] = write_events(tmp_path, 1, seed=12)
+    assert uscf("db", "--db", url, "init").wait() == 0
+
+    holder = hold_the_lock(url)
+    stopped = uscf("db", "--db", url, "--wait", "0.5", "rate", str(path))
+    out, err = stopped.communicate()
+    let_go(holder)
+    assert stopped.returncode == 1
+    said, error = err.splitlines()  # that it waits; why it stopped, in one line
+    assert said.startswith("waiting: another process is writing to ")
+    assert error.startswith("Error: ") and error.endswith(
+        "for the 0.5 s this command was to wait: nothing was changed; run it again later, "
+        "or wait longer (--wait)")
+    assert stored(url) == ([], [])
+
+    holder = hold_the_lock(url)
+    waited = uscf("db", "--db", url, "rate", str(path))
+    assert waited.stderr is not None
+    said = waited.stderr.readline()
+    assert said.startswith("waiting: another process is writing to ")
+    time.sleep(1.5)  # three times as long as it waits for the lock at each try
+    assert waited.poll() is None  # it still waits
+    let_go(holder)
+    out, err = waited.communicate()
+    assert waited.returncode == 0, err
+    assert out.startswith(f"rated {path.stem} ") and err == ""
+    assert len(stored(url)[1]) == 1
