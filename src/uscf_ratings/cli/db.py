@@ -19,7 +19,7 @@ from ..core.validate import SectionError
 from ..formats.common import parse_systems
 from ..formats.errors import ParseError
 from ..office.defaults import COMMIT_EVERY, PreRatings
-from ..office.errors import DatabaseError, OfficeError
+from ..office.errors import DatabaseError, OfficeError, first_line
 from ..office.options import ReadOptions
 from .warnings import warn_lacking
 
@@ -104,7 +104,7 @@ class _OfficeGroup(click.Group):
                 raise
             raise click.ClickException(
                 f"{_shown(ctx)}: cannot use the database: "
-                f"{_first_line(getattr(error, 'orig', None) or error)}") from None
+                f"{first_line(getattr(error, 'orig', None) or error)}") from None
 
 
 def _shown(ctx: click.Context) -> str:
@@ -112,10 +112,6 @@ def _shown(ctx: click.Context) -> str:
     from ..office.db import database_url, shown_url
 
     return shown_url(database_url(ctx.params.get("url")).replace("+psycopg", ""))
-
-
-def _first_line(error: object) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 @click.group(cls=_OfficeGroup)

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def first_line(error: BaseException) -> str:
+    """An error's message as one line, for a one-line message (its type if it has none)."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
 class DatabaseError(RuntimeError):
     """The database is missing, not initialized, or not at the current schema. Defined
     here, not in office/db.py, so that the CLI can catch it without importing SQLAlchemy."""

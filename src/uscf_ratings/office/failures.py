@@ -6,18 +6,16 @@ driver itself (`db.Driver`), so an error comes wrapped by SQLAlchemy (its ``orig
 driver's) or as the driver raised it: sqlite3's, with its result code
 (https://www.sqlite.org/rescode.html), or psycopg's, with PostgreSQL's SQLSTATE
 (https://www.postgresql.org/docs/current/errcodes-appendix.html). A full disk while
-writing the run's temporary files is an OSError (ENOSPC). Nothing here imports a driver:
-the CLI asks on every error.
+writing the run's temporary files is an OSError (ENOSPC). Nothing here imports psycopg:
+the CLI asks on every error, with or without PostgreSQL.
 """
 
 from __future__ import annotations
 
 import errno
+import sqlite3
 
-from .errors import DatabaseFailure
-
-#: SQLite's primary result codes (the low byte of an extended code)
-_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 5, 6, 8, 10, 13
+from .errors import DatabaseFailure, first_line
 
 RUN_AGAIN = "run the same command again (events stored already as given are skipped)"
 
@@ -38,14 +36,14 @@ def failure_of(error: BaseException) -> DatabaseFailure | None:
 
 def _failure(error: BaseException) -> DatabaseFailure | None:
     cause = getattr(error, "orig", None) or error  # SQLAlchemy's wrapper, or the driver's
-    detail = _first_line(cause)
+    detail = first_line(cause)
     if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
         where = f" ({cause.filename})" if cause.filename else ""
         return DatabaseFailure(f"the disk is full{where}: {detail}",
                                f"free some space, then {RUN_AGAIN}")
     code = getattr(cause, "sqlite_errorcode", None)
     if isinstance(code, int):
-        return _sqlite_failure(code & 0xFF, detail)
+        return _sqlite_failure(code & 0xFF, detail)  # the primary code
     if type(cause).__module__.split(".")[0] == "psycopg":
         return _postgresql_failure(cause, detail, getattr(error, "connection_invalidated",
                                                           False))
@@ -53,17 +51,17 @@ def _failure(error: BaseException) -> DatabaseFailure | None:
 
 
 def _sqlite_failure(code: int, detail: str) -> DatabaseFailure | None:
-    if code == _SQLITE_FULL:
+    if code == sqlite3.SQLITE_FULL:
         return DatabaseFailure(f"the disk is full: {detail}",
                                f"free some space, then {RUN_AGAIN}")
-    if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return DatabaseFailure(f"the database file is locked by another program: {detail}",
                                f"end that program's write, then {RUN_AGAIN}")
-    if code == _SQLITE_READONLY:
+    if code == sqlite3.SQLITE_READONLY:
         return DatabaseFailure(f"the database file cannot be written: {detail}",
                                f"give this user write access to it and its folder, then "
                                f"{RUN_AGAIN}")
-    if code == _SQLITE_IOERR:
+    if code == sqlite3.SQLITE_IOERR:
         return DatabaseFailure(f"the disk failed to read or write: {detail}",
                                f"check the disk, then {RUN_AGAIN}")
     return None
@@ -86,6 +84,3 @@ def _postgresql_failure(cause: BaseException, detail: str, invalidated: bool
                                f"check that the server runs, then {RUN_AGAIN}")
     return None
 
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]

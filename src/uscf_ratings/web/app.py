@@ -23,6 +23,7 @@ from ..office.db import (
     make_engine,
     shown_url,
 )
+from ..office.errors import first_line
 from ..office.office import Office
 from ..office.processes import end_with_parent
 from . import openapi
@@ -139,8 +140,7 @@ def check_database(url: str) -> None:
                             "installed") from None
     except SQLAlchemyError as error:
         cause = getattr(error, "orig", None) or error
-        first = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-        raise DatabaseError(f"{shown}: cannot use the database: {first}") from None
+        raise DatabaseError(f"{shown}: cannot use the database: {first_line(cause)}") from None
 
 
 def _wants_json(request: Request) -> bool:
