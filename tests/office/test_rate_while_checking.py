@@ -54,3 +54,19 @@ def test_a_bad_last_file_stores_nothing(office_url: str, tmp_path: Path) -> None
         assert c.execute(select(func.count()).select_from(schema.events)).scalar_one() == 0
         assert c.execute(select(func.count()).select_from(schema.ratings)).scalar_one() == 0
     office.engine.dispose()
+
+
+def test_a_late_batch_checked_on_every_core_stores_what_date_order_does(
+        office_url: str, tmp_path: Path) -> None:
+    """A batch dated among the events stored waits to be rated once, so its files are
+    checked on every core (`FileChecks.use_all_cores`): the database ends as one run of
+    every file in date order leaves it."""
+    paths = year_files(tmp_path, 4 * POOL_FROM)
+    late = paths[1::2]  # every other file by date: 2 * POOL_FROM, checked in a pool
+    in_order = f"sqlite:///{tmp_path / 'in-order.db'}"
+    for url, batches in ((office_url, [paths[0::2], late]), (in_order, [paths])):
+        assert CliRunner().invoke(cli, ["db", "--db", url, "init"]).exit_code == 0
+        for batch in batches:
+            out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, batch)])
+            assert out.exit_code == 0, out.output
+    assert results(office_url) == results(in_order)

@@ -5,14 +5,19 @@ re-rates."""
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
+from pathlib import Path
 
 import pytest
+from tests.conftest import write_events
 
-from uscf_ratings.office.file_checks import POOL_FROM, check_workers, checking_pool
+from uscf_ratings.office.file_checks import POOL_FROM, FileChecks, check_workers, checking_pool
+from uscf_ratings.office.options import ReadOptions
 from uscf_ratings.office.prefetch import READERS_NICENESS, reader_pool
+from uscf_ratings.office.spool import Spool
 
 
 def niceness() -> int:
@@ -48,6 +53,28 @@ def test_the_checks_leave_the_loop_a_core_when_they_run_beside_it(while_rating: 
     first, a process a core."""
     cores = os.cpu_count() or 1
     assert check_workers(while_rating) == (max(1, cores - 1) if while_rating else cores)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
+                    "with two cores")
+def test_checks_the_loop_waits_for_take_every_core(tmp_path: Path) -> None:
+    """When the rating loop waits for the checks (late events wait to be rated once),
+    the files not begun are checked on every core, and come back as they would have,
+    in the order of the files."""
+    paths = write_events(tmp_path, 4 * POOL_FROM, seed=4)
+
+    def checked(widen: bool) -> list[tuple[str, object]]:
+        with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=True
+                                          ) as checks:
+            assert len(multiprocessing.active_children()) == check_workers(True)
+            if widen:
+                checks.use_all_cores()
+                assert len(multiprocessing.active_children()) == os.cpu_count()
+            return [(r.event_id, r.key) if not isinstance(r, str) else ("", r)
+                    for r in checks.results]
+
+    assert checked(widen=True) == checked(widen=False)
+    assert not multiprocessing.active_children()  # both pools ended with the checks
 
 
 def death_signal() -> int:

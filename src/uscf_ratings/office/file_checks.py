@@ -8,7 +8,9 @@ rating loop, which is the run's critical path, and end with the command however 
 (office/prefetch.py: `start_reader`). While the loop rates the events of files already
 checked, the pool takes a process a core but the loop's: on two cores, two checking
 processes beside the loop made ``uscf db rate`` of a year take about a tenth longer than
-one did (docs/performance.md).
+one did (docs/performance.md). When the loop has nothing to rate until every file is
+checked (a batch of late events, which wait to be rated once: office/office.py,
+`EventTransaction`), the checks take every core (`FileChecks.use_all_cores`).
 """
 
 from __future__ import annotations
@@ -61,7 +63,9 @@ class FileChecks:
                  while_rating: bool):
         self._tasks: list[Task] = [(list(paths[at:at + CHUNK]), spool.file(at // CHUNK),
                                     options) for at in range(0, len(paths), CHUNK)]
+        self._workers = check_workers(while_rating)
         self._pool = checking_pool(len(paths), while_rating)
+        self._more: ProcessPoolExecutor | None = None  #: the pool `use_all_cores` adds
         self._running: list[Future[list[CheckedFile | str]]] = [] if self._pool is None \
             else [self._pool.submit(check_files, *task) for task in self._tasks]
         self._seen = 0  #: tasks `all_passed` has looked at
@@ -82,11 +86,29 @@ class FileChecks:
         self.stop_pool(cancel=True)
 
     def stop_pool(self, cancel: bool = False) -> None:
-        """End the pool (once every file is checked, the rating loop has the cores);
+        """End the pools (once every file is checked, the rating loop has the cores);
         ``cancel`` the tasks not begun."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=cancel)
-            self._pool = None
+        for pool in (self._pool, self._more):
+            if pool is not None:
+                pool.shutdown(cancel_futures=cancel)
+        self._pool = self._more = None
+
+    def use_all_cores(self) -> None:
+        """Check the files not begun on every core: the rating loop waits for the checks
+        (its events wait to be rated together), so the core kept for it would be idle.
+        A second pool takes the cores the first leaves; the tasks not begun are taken
+        back from the first and shared between the two, in order. Done once; nothing
+        without a pool, or where the pool has every core already."""
+        extra = (os.cpu_count() or 1) - self._workers
+        if self._pool is None or self._more is not None or extra < 1:
+            return
+        self._more = reader_pool(extra)
+        pools = [self._pool, self._more]
+        turn = 0
+        for at, running in enumerate(self._running):
+            if running.cancel():  # not begun: it is submitted again
+                self._running[at] = pools[turn % 2].submit(check_files, *self._tasks[at])
+                turn += 1
 
     def _results(self) -> Iterator[CheckedFile | str]:
         if not self._running:

@@ -198,6 +198,8 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
                 if isinstance(error, RATING_FAILURES):
                     raise EventFailed(checked.path, error) from error
                 raise  # a bug, as it is
+            if transaction.waiting:  # nothing to rate until the last file: check on
+                checks.use_all_cores()  # the loop's core too
             if transaction.due(options.commit_every) and checks.all_passed():
                 yield from files.commit(transaction)
         yield from files.commit(transaction)

@@ -402,6 +402,11 @@ class EventTransaction:
         self._rated.append(report)
         self.games += report.games
 
+    @property
+    def waiting(self) -> bool:
+        """Whether events of the open transaction wait to be rated (`_store_and_rate`)."""
+        return bool(self._waiting)
+
     def due(self, commit_every: int) -> bool:
         """Whether to commit now: the events of the open transaction hold
         ``commit_every`` games, and none waits to be rated (a commit then would rate the
