@@ -23,13 +23,15 @@ def warn_lacking(name: str, lacking: Lacking, known: Office | None = None) -> No
     if not lacking:
         return
     members = set() if known is None else \
-        known.known_members(i for _, players in lacking for _, i in players if i)
+        known.known_members(i for _, players in lacking for _, i, _ in players if i)
     for number, players in lacking:
-        pairs = sorted({pair for pair, i in players if i not in members})
+        pairs = sorted({pair for pair, i, _ in players if i not in members})
         if pairs:
             shown = ", ".join(map(str, pairs[:20])) + (" ..." if len(pairs) > 20 else "")
+            assumed = " or ".join(str(n) for n in sorted({n for pair, _, n in players
+                                                           if pair in pairs}))
             where = "the database does not know them either" if known else \
                 "use --db to take N and history from a ratings database"
             click.echo(f"{name}: section {number}: N (games) is not in the file for "
                        f"{len(pairs)} player(s) (pairs {shown}); assumed established "
-                       f"(N = 26); {where}.", err=True)
+                       f"(N = {assumed}); {where}.", err=True)

@@ -163,12 +163,37 @@ def history_probe(real: RealSection, pair: int, system: System, pub: Published) 
     """Re-rate with the player's earlier games all wins, then all losses: a provisional
     player's history is not on the crosstable, and section 4.1's priors change the result.
     Returns the history that reproduces the published rating, if one does."""
+    if pub.pre_games is None:
+        return None
+    return _history_reproducing(real, pair, pair, system, pub)
+
+
+def opponent_history_probe(real: RealSection, pair: int, system: System, pub: Published
+                           ) -> str | None:
+    """The same for each provisional opponent of ``pair``: Step 5 rates a player against
+    the opponents' Step 4 ratings (2025 text, section 1), which rest on their histories.
+    Returns "an opponent's earlier games were all wins" (or losses) where that history of
+    one opponent reproduces ``pair``'s published rating."""
+    player = next(p for p in real.section.players if p.pair == pair)
+    opponents = sorted({r.opponent for r in player.results
+                        if r.played and r.opponent is not None})
+    for opponent in opponents:
+        history = _history_reproducing(real, opponent, pair, system, pub)
+        if history is not None:
+            return f"an opponent's earlier games were {history}"
+    return None
+
+
+def _history_reproducing(real: RealSection, changed: int, pair: int, system: System,
+                         pub: Published) -> str | None:
+    """Which history of ``changed`` (all wins, all losses), a provisional player's,
+    makes ``pair``'s rating the published ``pub``, if one does."""
     from dataclasses import replace
 
     players = list(real.section.players)
-    index = next(i for i, p in enumerate(players) if p.pair == pair)
+    index = next(i for i, p in enumerate(players) if p.pair == changed)
     rating = players[index].ratings.get(system)
-    if rating is None or pub.pre_games is None:
+    if rating is None or not rating.games or rating.established:
         return None
     for name, (wins, draws, losses) in (("all wins", (rating.games, 0, 0)),
                                         ("all losses", (0, 0, rating.games))):
@@ -208,6 +233,9 @@ def likely_cause(real: RealSection, rating: RatingResult, pub: Published,
     history = history_probe(real, pair, system, pub)
     if history is not None:
         return f"earlier games were {history} (history not on the crosstable)"
+    opponent = opponent_history_probe(real, pair, system, pub)
+    if opponent is not None:
+        return f"{opponent} (history not on the crosstable)"
     if pub.pre is not None and pub.pre_games is None and float(pub.pre) >= N_KNOWN_BELOW:
         return "established above 1930: N unknown"
     return "unexplained"

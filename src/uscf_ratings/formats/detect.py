@@ -42,6 +42,8 @@ FORMATS: tuple[Format, ...] = (
     Format("csv", "csv_crosstable", (".csv",), "simple CSV crosstable"),
     Format("csvjson", "csv_crosstable", (".json",), "the CSV crosstable's JSON equivalent"),
     Format("pgn", "pgn", (".pgn",), "PGN games grouped into sections"),
+    Format("api", "ratings_api", (".json",), "US Chess ratings-API records: a section's "
+           "standings, or an event saved by `uscf fetch` (read only)"),
 )
 BY_NAME = {f.name: f for f in FORMATS}
 
@@ -82,7 +84,7 @@ def sniff(path: Path, data: bytes | None = None) -> Format:
         # the CSV crosstable's JSON shares event JSON's top level: let the formats that
         # can tell their own files apart speak first
         whole = data.decode("utf-8", errors="replace")
-        for candidate in ("wintd", "csvjson"):
+        for candidate in ("api", "wintd", "csvjson"):
             module = _maybe(BY_NAME[candidate])
             if module is not None and getattr(module, "claims", lambda _t: False)(whole):
                 return BY_NAME[candidate]
@@ -93,8 +95,8 @@ def sniff(path: Path, data: bytes | None = None) -> Format:
         return BY_NAME["csv"]
     raise ParseError(str(path), [Issue("", "unknown file format: expected event JSON, a US "
                                        "Chess DBF report (folder, zip or .DBF), TRF, SwissSys "
-                                       ".sjson, WinTD JSON, CSV or PGN; name the format with "
-                                       "--from")])
+                                       ".sjson, WinTD JSON, CSV, PGN or ratings-API records; "
+                                       "name the format with --from")])
 
 
 def _maybe(fmt: Format) -> ModuleType | None:

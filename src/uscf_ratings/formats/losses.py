@@ -19,7 +19,7 @@ from .errors import ParseError
 
 LABELS = {"json": "event JSON", "dbf": "the DBF rating report", "trf": "TRF",
           "csv": "the CSV crosstable", "csvjson": "the CSV crosstable's JSON",
-          "sjson": "SwissSys", "wintd": "WinTD", "pgn": "PGN"}
+          "sjson": "SwissSys", "wintd": "WinTD", "pgn": "PGN", "api": "ratings-API records"}
 #: How many players a warning names before "and N more".
 SHOWN = 10
 _HISTORY = ("wins", "draws", "losses", "events3", "peak", "floor", "floor_lowered_from",

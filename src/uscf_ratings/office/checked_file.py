@@ -36,14 +36,16 @@ if TYPE_CHECKING:
 CHECK_FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, AdmissionError)
 
 #: per section: its number and the (pair, member id) of players whose N is not given
-Lacking = tuple[tuple[int, tuple[tuple[int, str], ...]], ...]
+#: per section (its number), the players whose N the file did not give: (pair, member
+#: id, the N the reader assumed)
+Lacking = tuple[tuple[int, tuple[tuple[int, str, int], ...]], ...]
 
 
 def lacking_games(event: Event) -> Lacking:
     """The players whose N the file did not give (rating reports and TRF carry none)."""
     out = []
     for section in event.sections:
-        players = tuple(sorted({(p.pair, p.id) for p in section.players
+        players = tuple(sorted({(p.pair, p.id, r.games) for p in section.players
                                 for r in p.ratings.values() if not r.games_known}))
         if players:
             out.append((section.number, players))

@@ -1,0 +1,454 @@
+"""The records US Chess publishes through its ratings API: read a rated section with its
+published ratings.
+
+The API (shared/spec/uschess-ratings-api-openapi.json, ``/api/v1``) gives, for a rated
+event, the event's record (``RatedEventDetailDto``: name, dates, state, its sections),
+each section's record (``SectionDetailDto``: dates, time control, rating system, format)
+and the section's standings (pages of ``StandingsDto``: one row a player, with every
+round's outcome and the player's pre- and post-event ratings, two decimals, per system).
+Two shapes are read, told apart by their content (`claims`):
+
+* **A standings page** as the API returns it (``{"items": [...], "offset", "pageSize",
+  "hasNextPage"}``), or a list of such pages. It holds neither the event's id, nor its
+  dates, nor its rating systems: the date comes from ``--date`` and the systems from
+  ``--systems`` (a page without them is refused, saying so, and naming the systems its
+  ratings are in), the event's id and the section's number from a file name of the form
+  ``EVENTID_sN...`` (``202508311982_s02_standings.json``), else the file's name and
+  section 1. The reading says what it took from where (`ApiSection.assumed`).
+* **An event as ``uscf fetch`` saves it** (`BUNDLE_MARK`): ``{"format":
+  "uscf-ratings-api", "source": URL, "event": RatedEventDetailDto, "sections":
+  [{"section": SectionDetailDto, "standings": [page, ...]}]}``: each record exactly as
+  the API sent it, so that nothing is read but what US Chess published.
+
+How a row becomes a player of the core model:
+
+* ``ordinal`` (the standings order) is the pair number: the rounds name their opponents
+  by ``opponentOrdinal``. The name is ``lastName, firstName``; the id ``memberId``.
+* Outcomes (``PlayerOutcome``): ``Win``/``Loss``/``Draw`` are rated games (W, L, D);
+  ``WinForfeit`` is X, ``Forfeit`` F, ``ByeFull`` B, ``ByeHalf`` H; ``Unpaired``,
+  ``NotReported`` and ``ReportNoResult`` are U. ``DrawForfeit`` and the ``...Asym``
+  outcomes are not described anywhere we can cite: a section holding one is refused,
+  naming the player and round, rather than rated on a guess.
+* The pre-event rating of each system is ``preRatingDecimal`` (``preRating`` where
+  there is no decimal); none means unrated in that system. The API publishes the
+  provisional game count after the event only (``postProvisionalGameCount``): N before
+  it is that count less the player's rated games here. An established rating's N is not
+  published: it is taken as `UNPUBLISHED_N` (``games_known`` False), so that N' = N*
+  (2025 text, section 3), which is exact while N* <= N, that is for every rating under
+  about 1930; the reading counts the players it assumed this for.
+* The published post-event ratings (``postRatingDecimal``) and pre-event ratings are kept
+  beside the event (`ApiSection.published`), for `uscf verify` to compare with.
+
+The section's systems: ``ratingSystem`` of its record (``D`` is dual, R and Q:
+2025 text, footnote 1), else ``--systems``. Its type: ``RoundRobin`` and
+``DoubleRoundRobin`` are round robins, ``Match`` a match (section 7), anything else a
+Swiss; ``FideAdjustment`` sections (section 6) are refused: their FIDE ratings are not
+in the records.
+
+Errors name the file and the record (``items[3].roundOutcomes[1].outcome``), and every
+one is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..core.model import Event, EventDetails, Player, Rating, Result, Section, SectionType, System
+from .common import DATE_HELP, kind_of, load_json
+from .errors import Issue, ParseError
+
+#: the ``format`` of the files ``uscf fetch`` writes
+BUNDLE_MARK = "uscf-ratings-api"
+#: N taken for an established rating, whose N the API does not publish: N' = N* then
+#: wherever N* <= 50, every rating the 2025 text's N* formula gives under about 2100
+UNPUBLISHED_N = 50
+
+OUTCOMES = {"Win": "W", "Loss": "L", "Draw": "D", "WinForfeit": "X", "Forfeit": "F",
+            "ByeFull": "B", "ByeHalf": "H", "Unpaired": "U", "NotReported": "U",
+            "ReportNoResult": "U"}
+#: ``SectionRatingSystem`` codes we can rate; D is dual (R and Q)
+SECTION_SYSTEMS = {"R": (System.R,), "Q": (System.Q,), "B": (System.B,), "OR": (System.OR,),
+                   "OQ": (System.OQ,), "OB": (System.OB,), "D": (System.R, System.Q)}
+SECTION_TYPES = {"RoundRobin": SectionType.ROUND_ROBIN,
+                 "DoubleRoundRobin": SectionType.ROUND_ROBIN, "Match": SectionType.MATCH,
+                 "Swiss": SectionType.SWISS, "DoubleRoundSwiss": SectionType.SWISS,
+                 "Other": SectionType.SWISS}
+_FILE_NAME = re.compile(r"^(?P<event>[0-9]{12})_s(?P<section>[0-9]+)")
+
+
+@dataclass(frozen=True)
+class PublishedRating:
+    """What US Chess published for one player in one system of a section."""
+
+    member: str
+    name: str
+    pre: float | None  #: None: unrated before the event
+    post: float
+    post_games: int | None  #: the provisional game count after; None: established
+    pre_games: int | None  #: before (post_games less the games here); None if not known
+    games: int  #: rated games in the section
+
+
+@dataclass(frozen=True)
+class ApiSection:
+    """A section read from the records, with what was published for it: its players'
+    ratings by (pair, system), and what the reading had to assume, in words."""
+
+    section: Section
+    published: Mapping[tuple[int, System], PublishedRating]
+    assumed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ApiEvent:
+    """An event read from the records: the event of the core model, and its sections
+    with what was published for them."""
+
+    event: Event
+    sections: tuple[ApiSection, ...]
+    assumed: tuple[str, ...] = ()  #: what the reading assumed for the whole event
+
+
+def claims(text: str) -> bool:
+    """Whether a JSON text looks like ratings-API records (for sniffing)."""
+    return f'"{BUNDLE_MARK}"' in text[:400] or ('"roundOutcomes"' in text
+                                                and '"ordinal"' in text)
+
+
+def read(path: Path | str, *, event_date: date | None = None,
+         systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
+    """The event of `read_records`, as every format's ``read`` gives it."""
+    return read_records(path, event_date=event_date, systems=systems, data=data).event
+
+
+def read_records(path: Path | str, *, event_date: date | None = None,
+                 systems: tuple[System, ...] | None = None, data: bytes | None = None
+                 ) -> ApiEvent:
+    """Read ratings-API records (a standings page, or an event saved by ``uscf fetch``)
+    as the module's docstring says; a `ParseError` naming every problem otherwise."""
+    path = Path(path)
+    raw = path.read_bytes() if data is None else data
+    source = str(path)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ParseError(source, [Issue("", f"not UTF-8 text ({error.reason} at byte "
+                                        f"{error.start})")]) from None
+    reader = _Reader(path, event_date, systems)
+    found = reader.records(load_json(text, source))
+    if reader.issues or found is None:
+        raise ParseError(source, reader.issues or [Issue("", "no section read")])
+    return found
+
+
+class _Reader:
+    def __init__(self, path: Path, event_date: date | None,
+                 systems: tuple[System, ...] | None):
+        self.path = path
+        self.event_date = event_date
+        self.systems = systems
+        self.issues: list[Issue] = []
+
+    def problem(self, where: str, message: str) -> None:
+        self.issues.append(Issue(where, message))
+
+    # --- the two shapes ---------------------------------------------------------------
+
+    def records(self, data: Any) -> ApiEvent | None:
+        if isinstance(data, dict) and ("member_sections" in data or _is_history(data)):
+            self.problem("", "this file holds a member's rated sections, not an event's "
+                         "standings: seed a ratings database with it by `uscf db "
+                         "import-history`")
+            return None
+        if isinstance(data, dict) and data.get("format") == BUNDLE_MARK:
+            return self.bundle(data)
+        if _is_page(data) or (isinstance(data, list) and data and all(map(_is_page, data))):
+            return self.standings_alone(data if isinstance(data, list) else [data])
+        self.problem("", "expected ratings-API records: a standings page ({\"items\": "
+                     "[...]} of rows with \"ordinal\" and \"roundOutcomes\"), or an event "
+                     f"saved by `uscf fetch` (\"format\": \"{BUNDLE_MARK}\")")
+        return None
+
+    def standings_alone(self, pages: list[Any]) -> ApiEvent | None:
+        assumed = []
+        match = _FILE_NAME.match(self.path.name)
+        if match:
+            event_id, number = match["event"], int(match["section"])
+            assumed.append(f"the event's id ({event_id}) and the section's number "
+                           f"({number}) are taken from the file's name: a standings page "
+                           "holds neither")
+        else:
+            event_id, number = self.path.stem, 1
+            assumed.append(f"a standings page holds no event id: the event is called "
+                           f"{event_id!r} (the file's name), its section number 1")
+        rows = self.rows(pages, "")
+        if self.event_date is None:
+            self.problem("", f"a standings page gives no date for the section: {DATE_HELP}")
+        if not self.systems:
+            found = sorted({r.get("ratingSystem") for row in rows
+                            for r in _list(row.get("ratings")) if isinstance(r, dict)}
+                           - {None}, key=str)
+            self.problem("", "a standings page gives no rating systems: give them with "
+                         "--systems (its ratings are in " + (", ".join(map(str, found))
+                                                              or "no system") + ")")
+        if self.issues:
+            return None
+        assert self.event_date is not None and self.systems
+        assumed.append(f"the date ({self.event_date}) and the systems "
+                       f"({','.join(s.value for s in self.systems)}) are those given: a "
+                       "standings page has neither")
+        section = self.section(number, "", self.event_date, self.event_date, self.systems,
+                               None, SectionType.SWISS, rows, "")
+        if section is None:
+            return None
+        event = Event(event_id, self.event_date, self.event_date, (section.section,))
+        return ApiEvent(event, (section,), tuple(assumed))
+
+    def bundle(self, data: dict[str, Any]) -> ApiEvent | None:
+        record = data.get("event")
+        if not isinstance(record, dict):
+            self.problem("event", f"expected the event's record (an object), found "
+                         f"{kind_of(record)}")
+            return None
+        start, end = self.day(record, "startDate", "event"), self.day(record, "endDate", "event")
+        sections = []
+        for at, item in enumerate(_list(data.get("sections"))):
+            where = f"sections[{at}]"
+            own = item.get("section") if isinstance(item, dict) else None
+            if not isinstance(own, dict):
+                self.problem(f"{where}.section", "expected the section's record (an object)")
+                continue
+            pages = item.get("standings")
+            if not isinstance(pages, list) or not all(map(_is_page, pages)):
+                self.problem(f"{where}.standings", "expected the section's standings pages "
+                             "(a list of {\"items\": [...]})")
+                continue
+            read = self.record_section(own, pages, where, start, end)
+            if read is not None:
+                sections.append(read)
+        if not sections and not self.issues:
+            self.problem("sections", "the event holds no section")
+        if self.issues or start is None or end is None:
+            return None
+        event_id = str(record.get("id") or "")
+        affiliate = record.get("affiliate")
+        affiliate = affiliate if isinstance(affiliate, dict) else {}
+        details = EventDetails(city=str(record.get("city") or ""),
+                               state=str(record.get("stateCode") or ""),
+                               zip_code=str(record.get("zipCode") or ""),
+                               country=str(record.get("countryCode") or ""),
+                               affiliate_id=str(affiliate.get("id") or ""),
+                               affiliate_name=str(affiliate.get("name") or ""))
+        event = Event(event_id, min(s.section.start_date for s in sections),
+                      max(s.section.end_date for s in sections),
+                      tuple(s.section for s in sections), name=str(record.get("name") or ""),
+                      online=all(s.section.online for s in sections), details=details)
+        return ApiEvent(event, tuple(sections))
+
+    def record_section(self, own: dict[str, Any], pages: list[Any], where: str,
+                       event_start: date | None, event_end: date | None) -> ApiSection | None:
+        number = own.get("number")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            self.problem(f"{where}.section.number", f"expected a section number, found "
+                         f"{number!r}")
+            return None
+        start = self.day(own, "startDate", f"{where}.section", event_start)
+        end = self.day(own, "endDate", f"{where}.section", event_end)
+        code = own.get("ratingSystem")
+        systems = SECTION_SYSTEMS.get(str(code))
+        if systems is None:
+            self.problem(f"{where}.section.ratingSystem", f"{code!r}: expected a rating "
+                         "system we rate: " + ", ".join(SECTION_SYSTEMS))
+        kind_name = own.get("format") or "Swiss"
+        kind = SECTION_TYPES.get(str(kind_name))
+        if kind is None:
+            self.problem(f"{where}.section.format", f"{kind_name!r}: sections of this "
+                         "format are not read (a FIDE adjustment's FIDE ratings are not in "
+                         "the records); expected " + ", ".join(SECTION_TYPES))
+        rows = self.rows(pages, f"{where}.standings")
+        if start is None or end is None or systems is None or kind is None:
+            return None
+        online = bool(own.get("isOnline")) or systems[0].online
+        time_control = own.get("timeControl")
+        return self.section(number, str(own.get("name") or ""), start, end, systems,
+                            str(time_control) if time_control else None, kind, rows,
+                            f"{where}.standings", online)
+
+    # --- the parts ----------------------------------------------------------------------
+
+    def day(self, record: dict[str, Any], key: str, where: str,
+            default: date | None = None) -> date | None:
+        value = record.get(key)
+        if value is None and default is not None:
+            return default
+        try:
+            return date.fromisoformat(str(value)[:10])
+        except ValueError:
+            self.problem(f"{where}.{key}", f"expected a date (YYYY-MM-DD), found {value!r}")
+            return None
+
+    def rows(self, pages: list[Any], where: str) -> list[dict[str, Any]]:
+        rows = []
+        for at, page in enumerate(pages):
+            items = page.get("items")
+            if page.get("hasNextPage") and at == len(pages) - 1:
+                self.problem(f"{where}[{at}]" if where else "", "the standings go on in a "
+                             "next page that is not in the file (hasNextPage): fetch them "
+                             "all with `uscf fetch`")
+            for row in _list(items):
+                if isinstance(row, dict):
+                    rows.append(row)
+                else:
+                    self.problem(f"{where}[{at}].items" if where else "items",
+                                 f"expected a row (an object), found {kind_of(row)}")
+        return rows
+
+    def section(self, number: int, name: str, start: date, end: date,
+                systems: tuple[System, ...], time_control: str | None, kind: SectionType,
+                rows: list[dict[str, Any]], where: str, online: bool = False
+                ) -> ApiSection | None:
+        players: list[Player] = []
+        published: dict[tuple[int, System], PublishedRating] = {}
+        assumed_n = provisional = 0
+        for at, row in enumerate(rows):
+            at_row = f"{where}.items[{at}]" if where else f"items[{at}]"
+            player = self.player(row, at_row)
+            if player is None:
+                continue
+            games = sum(1 for r in player.results if r.played)
+            ratings: dict[System, Rating] = {}
+            for code, record, at_rating in self.ratings(row, at_row):
+                pre = _number(record.get("preRatingDecimal"), record.get("preRating"))
+                post = _number(record.get("postRatingDecimal"), record.get("postRating"))
+                post_games = record.get("postProvisionalGameCount")
+                if post is None or (post_games is not None and not isinstance(post_games, int)):
+                    self.problem(at_rating, "expected a post-event rating and a whole "
+                                 "provisional game count (or none)")
+                    continue
+                pre_games = post_games - games if post_games is not None else None
+                if pre is not None:
+                    if pre_games is not None and pre_games > 0:
+                        ratings[code] = Rating(pre, pre_games)
+                        provisional += code in systems
+                    else:  # established, or became so here: N not published
+                        ratings[code] = Rating(pre, UNPUBLISHED_N, games_known=False)
+                        assumed_n += code in systems
+                        pre_games = None
+                published[(player.pair, code)] = PublishedRating(
+                    player.id, player.name, pre, post, post_games, pre_games, games)
+            players.append(replace(player, ratings=ratings))
+        if not self.issues:
+            self.check_score(rows, players, where)
+        if self.issues:
+            return None
+        assumed = []
+        if assumed_n:
+            assumed.append(f"N is not published for {_ratings(assumed_n)} established "
+                           f"after the event: taken as {UNPUBLISHED_N} before it, so that "
+                           "N' = N* (exact for ratings under about 1930)")
+        if provisional:
+            assumed.append(f"the earlier games of {_ratings(provisional)} provisional before "
+                           "the event are not published: taken as neither all wins nor all "
+                           "losses (section 4.1)")
+        section = Section(number, start, end, tuple(players), name=name,
+                          time_control=time_control, online=online, type=kind,
+                          systems=systems)
+        return ApiSection(section, published, tuple(assumed))
+
+    def player(self, row: dict[str, Any], where: str) -> Player | None:
+        pair = row.get("ordinal")
+        if not isinstance(pair, int) or isinstance(pair, bool) or pair < 1:
+            self.problem(f"{where}.ordinal", f"expected the player's place (a whole number), "
+                         f"found {pair!r}")
+            return None
+        results = []
+        for at, cell in enumerate(_list(row.get("roundOutcomes"))):
+            at_cell = f"{where}.roundOutcomes[{at}]"
+            result = self.result(cell, at_cell)
+            if result is not None:
+                results.append(result)
+        results.sort(key=lambda r: r.round)
+        name = ", ".join(str(row.get(k) or "").strip() for k in ("lastName", "firstName")
+                         if str(row.get(k) or "").strip())
+        return Player(pair, str(row.get("memberId") or ""), name, results=tuple(results))
+
+    def result(self, cell: Any, where: str) -> Result | None:
+        if not isinstance(cell, dict):
+            self.problem(where, f"expected a round's outcome (an object), found {kind_of(cell)}")
+            return None
+        outcome, number = cell.get("outcome"), cell.get("roundNumber")
+        code = OUTCOMES.get(str(outcome))
+        if code is None:
+            self.problem(f"{where}.outcome", f"{outcome!r}: not read (expected one of "
+                         + ", ".join(OUTCOMES) + "); the section is not rated on a guess")
+            return None
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            self.problem(f"{where}.roundNumber", f"expected a round number, found {number!r}")
+            return None
+        opponent = cell.get("opponentOrdinal") if code in "WLDXF" else None
+        if code in "WLD" and (not isinstance(opponent, int) or opponent < 1):
+            self.problem(f"{where}.opponentOrdinal", f"a played game needs its opponent's "
+                         f"place, found {opponent!r}")
+            return None
+        return Result(number, code, opponent if isinstance(opponent, int) and opponent > 0
+                      else None)
+
+    def ratings(self, row: dict[str, Any], where: str
+                ) -> Iterator[tuple[System, dict[str, Any], str]]:
+        for at, record in enumerate(_list(row.get("ratings"))):
+            at_rating = f"{where}.ratings[{at}]"
+            code = record.get("ratingSystem") if isinstance(record, dict) else None
+            try:
+                system = System(str(code))
+            except ValueError:
+                if code in ("U", "DNR", "C", "F", "CFC"):  # not a US Chess rating we rate
+                    continue
+                self.problem(f"{at_rating}.ratingSystem", f"expected a rating system, "
+                             f"found {code!r}")
+                continue
+            assert isinstance(record, dict)
+            yield system, record, at_rating
+
+    def check_score(self, rows: Sequence[dict[str, Any]], players: Sequence[Player],
+                    where: str) -> None:
+        """Each row's score is the points of its rounds: a row that disagrees is read
+        wrong, or published wrong, and is not rated either way."""
+        points = {"W": 1.0, "X": 1.0, "B": 1.0, "D": 0.5, "H": 0.5}
+        for at, (row, player) in enumerate(zip(rows, players, strict=True)):
+            score = row.get("score")
+            mine = sum(points.get(r.code, 0.0) for r in player.results)
+            if isinstance(score, (int, float)) and abs(score - mine) > 1e-9:
+                at_row = f"{where}.items[{at}]" if where else f"items[{at}]"
+                self.problem(f"{at_row}.score", f"the row's score is {score:g}, its rounds "
+                             f"give {mine:g}")
+
+
+def _ratings(count: int) -> str:
+    return f"{count} rating{'s' if count != 1 else ''}"
+
+
+def _is_page(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("items"), list) and all(
+        isinstance(row, dict) and "roundOutcomes" in row for row in data["items"])
+
+
+def _is_history(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("items"), list) and bool(
+        data["items"]) and all(isinstance(r, dict) and "ratingRecords" in r
+                               for r in data["items"])
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _number(decimal: Any, whole: Any) -> float | None:
+    for value in (decimal, whole):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    return None
