@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack, closing
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,11 +16,11 @@ from ..core.model import Event, System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
-from ..formats.common import parse_systems
 from ..formats.errors import ParseError
 from ..office.defaults import COMMIT_EVERY, PreRatings
 from ..office.errors import DatabaseError, OfficeError, first_line
 from ..office.options import ReadOptions
+from .options import date_option, systems_option
 from .warnings import warn_lacking
 
 if TYPE_CHECKING:  # the office (SQLAlchemy, Alembic, Numba) is imported by the commands
@@ -131,21 +131,6 @@ def db(ctx: click.Context, url: str | None, wait: float | None) -> None:
     ctx.obj = url  # the office is opened by the command that needs it (`_office`)
 
 
-def _systems_option(_ctx: click.Context, _param: click.Parameter, text: str | None
-                    ) -> tuple[System, ...] | None:
-    if not text:
-        return None
-    try:
-        return parse_systems(text)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
-
-
-def _date_option(_ctx: click.Context, _param: click.Parameter, value: datetime | None
-                 ) -> date | None:
-    return None if value is None else value.date()
-
-
 def file_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options that say how to read event files: --from, --date, --systems."""
     from ..formats.detect import FORMATS
@@ -154,10 +139,10 @@ def file_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--from", "from_format", type=click.Choice([f.name for f in FORMATS]),
                      help="The input format, if the content and extension do not tell it."),
         click.option("--date", "event_date", type=click.DateTime(["%Y-%m-%d"]),
-                     callback=_date_option,
+                     callback=date_option,
                      help="The date of files that give none (a file without a date is "
                           "refused); a file that states another start date is refused."),
-        click.option("--systems", callback=_systems_option, metavar="R,Q",
+        click.option("--systems", callback=systems_option, metavar="R,Q",
                      help="Rating systems of sections whose file names neither systems "
                           "nor a time control; a file that states others is refused."),
     )):

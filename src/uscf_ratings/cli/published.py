@@ -5,23 +5,17 @@ fidelity/verify.py)."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 import click
 
 from ..core.model import System
 from ..fidelity.verify import EventCheck, PlayerCheck, summary, to_dict, verify
-from ..formats.api_client import FetchError, RatingsApi
-from ..formats.common import parse_systems
+from ..formats.api_client import BASE_URL, FetchError, RatingsApi
 from ..formats.errors import ParseError
 from ..formats.ratings_api import read_records
-
-
-def _systems(text: str | None) -> tuple[System, ...] | None:
-    try:
-        return parse_systems(text) if text else None
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--systems") from None
+from .options import date_option, systems_option
 
 
 def _api(base_url: str) -> RatingsApi:
@@ -34,19 +28,20 @@ def _is_event_id(source: str) -> bool:
 
 @click.command("verify")
 @click.argument("sources", nargs=-1, required=True, metavar="FILE_OR_EVENT_ID...")
-@click.option("--date", "event_date", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              metavar="YYYY-MM-DD", help="The section's date, for a standings page alone "
-              "(it holds none).")
-@click.option("--systems", default=None, metavar="R,Q",
+@click.option("--date", "event_date", type=click.DateTime(["%Y-%m-%d"]),
+              callback=date_option, metavar="YYYY-MM-DD",
+              help="The section's date, for a standings page alone (it holds none).")
+@click.option("--systems", callback=systems_option, metavar="R,Q",
               help="The section's rating systems, for a standings page alone (it holds "
                    "none): R, Q, ... or R,Q for a dual-rated section.")
 @click.option("--member", "member", default=None, metavar="ID",
               help="Show this member's rows only (the summary still counts every player).")
 @click.option("--json", "as_json", is_flag=True, help="Every comparison as JSON.")
-@click.option("--api", "base_url", default="https://ratings-api.uschess.org/api/v1",
+@click.option("--api", "base_url", default=BASE_URL,
               show_default=True, hidden=True)
-def verify_command(sources: tuple[str, ...], event_date: object, systems: str | None,
-                   member: str | None, as_json: bool, base_url: str) -> None:
+def verify_command(sources: tuple[str, ...], event_date: date | None,
+                   systems: tuple[System, ...] | None, member: str | None, as_json: bool,
+                   base_url: str) -> None:
     """Rate each section US Chess published from its published pre-event ratings, and
     compare every player's post-event rating with the published one.
 
@@ -57,8 +52,6 @@ def verify_command(sources: tuple[str, ...], event_date: object, systems: str | 
     established player, a provisional player's earlier games) is said, with what was
     assumed.
     """
-    day = event_date.date() if event_date is not None else None  # type: ignore[attr-defined]
-    chosen = _systems(systems)
     checks = []
     for source in sources:
         try:
@@ -73,7 +66,7 @@ def verify_command(sources: tuple[str, ...], event_date: object, systems: str | 
                 if not Path(source).exists():
                     raise click.ClickException(f"{source}: no such file (nor an event id: "
                                                "digits only)")
-                records = read_records(source, event_date=day, systems=chosen)
+                records = read_records(source, event_date=event_date, systems=systems)
         except (ParseError, FetchError) as error:
             raise click.ClickException(str(error)) from None
         checks.append(verify(records, source))
@@ -130,7 +123,7 @@ def _result(check: PlayerCheck) -> str:
                    "`uscf db import-history`).")
 @click.option("--into", "folder", type=click.Path(file_okay=False, path_type=Path),
               default=Path("."), show_default=True, help="The folder to write the file in.")
-@click.option("--api", "base_url", default="https://ratings-api.uschess.org/api/v1",
+@click.option("--api", "base_url", default=BASE_URL,
               show_default=True, help="The ratings API's address.")
 def fetch_command(event_id: str | None, member: str | None, folder: Path,
                   base_url: str) -> None:
