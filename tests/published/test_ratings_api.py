@@ -140,3 +140,11 @@ def test_a_section_record_we_cannot_rate_is_refused(tmp_path: Path, field: str, 
 def test_a_members_history_is_not_an_event(raw: Path) -> None:
     with pytest.raises(ParseError, match="import-history"):
         read_records(raw / "member_12345678_sections.json")
+
+
+def test_a_problem_on_a_later_page_names_that_page_and_row(tmp_path: Path) -> None:
+    pages = match_pages()
+    pages[1]["items"][0]["roundOutcomes"][0]["outcome"] = "DrawAsym"  # type: ignore[index]
+    with pytest.raises(ParseError, match=r"sections\[0\]\.standings\[1\]\.items\[0\]\."
+                                         r"roundOutcomes\[0\]\.outcome: 'DrawAsym'"):
+        read_records(bundle(tmp_path, pages))

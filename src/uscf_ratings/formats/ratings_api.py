@@ -61,6 +61,7 @@ from typing import Any
 from ..core.model import Event, EventDetails, Player, Rating, Result, Section, SectionType, System
 from .common import DATE_HELP, kind_of, load_json
 from .errors import Issue, ParseError
+from .outputs import total
 
 #: the ``format`` of the files ``uscf fetch`` writes
 BUNDLE_MARK = "uscf-ratings-api"
@@ -186,11 +187,11 @@ class _Reader:
             event_id, number = self.path.stem, 1
             assumed.append(f"a standings page holds no event id: the event is called "
                            f"{event_id!r} (the file's name), its section number 1")
-        rows = self.rows(pages, "")
+        rows = self.rows(pages, "" if len(pages) == 1 else "[{at}]")
         if self.event_date is None:
             self.problem("", f"a standings page gives no date for the section: {DATE_HELP}")
         if not self.systems:
-            found = sorted({r.get("ratingSystem") for row in rows
+            found = sorted({r.get("ratingSystem") for _, row in rows
                             for r in _list(row.get("ratings")) if isinstance(r, dict)}
                            - {None}, key=str)
             self.problem("", "a standings page gives no rating systems: give them with "
@@ -203,7 +204,7 @@ class _Reader:
                        f"({','.join(s.value for s in self.systems)}) are those given: a "
                        "standings page has neither")
         section = self.section(number, "", self.event_date, self.event_date, self.systems,
-                               None, SectionType.SWISS, rows, "")
+                               None, SectionType.SWISS, rows)
         if section is None:
             return None
         event = Event(event_id, self.event_date, self.event_date, (section.section,))
@@ -270,14 +271,13 @@ class _Reader:
             self.problem(f"{where}.section.format", f"{kind_name!r}: sections of this "
                          "format are not read (a FIDE adjustment's FIDE ratings are not in "
                          "the records); expected " + ", ".join(SECTION_TYPES))
-        rows = self.rows(pages, f"{where}.standings")
+        rows = self.rows(pages, f"{where}.standings[{{at}}]")
         if start is None or end is None or systems is None or kind is None:
             return None
         online = bool(own.get("isOnline")) or systems[0].online
         time_control = own.get("timeControl")
         return self.section(number, str(own.get("name") or ""), start, end, systems,
-                            str(time_control) if time_control else None, kind, rows,
-                            f"{where}.standings", online)
+                            str(time_control) if time_control else None, kind, rows, online)
 
     # --- the parts ----------------------------------------------------------------------
 
@@ -292,31 +292,31 @@ class _Reader:
             self.problem(f"{where}.{key}", f"expected a date (YYYY-MM-DD), found {value!r}")
             return None
 
-    def rows(self, pages: list[Any], where: str) -> list[dict[str, Any]]:
+    def rows(self, pages: list[Any], page_path: str) -> list[tuple[str, dict[str, Any]]]:
+        """Every row of ``pages``, in order, each with its place in the file:
+        ``page_path`` formatted with the page's index, then ``.items[i]``."""
         rows = []
         for at, page in enumerate(pages):
-            items = page.get("items")
+            where = page_path.format(at=at)
             if page.get("hasNextPage") and at == len(pages) - 1:
-                self.problem(f"{where}[{at}]" if where else "", "the standings go on in a "
-                             "next page that is not in the file (hasNextPage): fetch them "
-                             "all with `uscf fetch`")
-            for row in _list(items):
+                self.problem(where, "the standings go on in a next page that is not in the "
+                             "file (hasNextPage): fetch them all with `uscf fetch`")
+            for i, row in enumerate(_list(page.get("items"))):
+                at_row = f"{where}.items[{i}]" if where else f"items[{i}]"
                 if isinstance(row, dict):
-                    rows.append(row)
+                    rows.append((at_row, row))
                 else:
-                    self.problem(f"{where}[{at}].items" if where else "items",
-                                 f"expected a row (an object), found {kind_of(row)}")
+                    self.problem(at_row, f"expected a row (an object), found {kind_of(row)}")
         return rows
 
     def section(self, number: int, name: str, start: date, end: date,
                 systems: tuple[System, ...], time_control: str | None, kind: SectionType,
-                rows: list[dict[str, Any]], where: str, online: bool = False
+                rows: list[tuple[str, dict[str, Any]]], online: bool = False
                 ) -> ApiSection | None:
         players: list[Player] = []
         published: dict[tuple[int, System], PublishedRating] = {}
         assumed_n = provisional = 0
-        for at, row in enumerate(rows):
-            at_row = f"{where}.items[{at}]" if where else f"items[{at}]"
+        for at_row, row in rows:
             player = self.player(row, at_row)
             if player is None:
                 continue
@@ -343,7 +343,7 @@ class _Reader:
                     player.id, player.name, pre, post, post_games, pre_games, games)
             players.append(replace(player, ratings=ratings))
         if not self.issues:
-            self.check_score(rows, players, where)
+            self.check_score(rows, players)
         if self.issues:
             return None
         assumed = []
@@ -414,16 +414,13 @@ class _Reader:
             assert isinstance(record, dict)
             yield system, record, at_rating
 
-    def check_score(self, rows: Sequence[dict[str, Any]], players: Sequence[Player],
-                    where: str) -> None:
+    def check_score(self, rows: Sequence[tuple[str, dict[str, Any]]],
+                    players: Sequence[Player]) -> None:
         """Each row's score is the points of its rounds: a row that disagrees is read
         wrong, or published wrong, and is not rated either way."""
-        points = {"W": 1.0, "X": 1.0, "B": 1.0, "D": 0.5, "H": 0.5}
-        for at, (row, player) in enumerate(zip(rows, players, strict=True)):
-            score = row.get("score")
-            mine = sum(points.get(r.code, 0.0) for r in player.results)
+        for (at_row, row), player in zip(rows, players, strict=True):
+            score, mine = row.get("score"), total(player)
             if isinstance(score, (int, float)) and abs(score - mine) > 1e-9:
-                at_row = f"{where}.items[{at}]" if where else f"items[{at}]"
                 self.problem(f"{at_row}.score", f"the row's score is {score:g}, its rounds "
                              f"give {mine:g}")
 

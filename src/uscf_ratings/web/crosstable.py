@@ -13,10 +13,10 @@ from typing import Any
 
 from ..core.model import Event, Player
 from ..core.results import SectionResult
+from ..formats.outputs import POINTS
 from ..formats.result_json import rating_to_dict
 from ..office.queries import display
 
-POINTS = {"W": 1.0, "X": 1.0, "B": 1.0, "D": 0.5, "H": 0.5}
 FLOOR_MARK = {"absolute": "floor", "peak": "floor", "office": "floor", "olm": "OLM floor"}
 
 
