@@ -263,3 +263,17 @@ def test_late_events_of_a_batch_say_the_re_rate_was_done_once_for_them(
     assert "re-rated" not in out[0] and "re-rated" not in out[1]
     assert "later section(s) re-rated (once, for this event and the 2 before it dated " \
            "among events already rated)" in out[2]
+
+
+def test_withdraw_takes_several_events_at_once(url: str, tmp_path: Path) -> None:
+    """Issue 16: `uscf db withdraw` of several events removes them together and
+    re-rates once; one that is not stored refuses them all."""
+    run("db", "--db", url, "rate", str(SAMPLE), str(later_event(tmp_path)))
+    refused = run("db", "--db", url, "withdraw", "later", "nothing-such", ok=False)
+    assert refused.exit_code == 1
+    assert refused.output == ("Error: event nothing-such is not in the database; nothing "
+                              "was withdrawn\n")
+    # the sample's sections and the later one both go: nothing is left to re-rate
+    assert run("db", "--db", url, "withdraw", "later", SAMPLE_ID).output == \
+        f"withdrew later, {SAMPLE_ID}; nothing to re-rate\n"
+    assert "not in the database" in run("db", "--db", url, "event", "later", ok=False).output

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 from tests.office.conftest import dump, in_date_order, year
 
-from uscf_ratings.core.model import System
+from uscf_ratings.core.model import Event, Player, System
 from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.formats.member_records import MemberRecord
@@ -255,3 +255,47 @@ def test_migrations_build_the_tables_the_code_describes(office: Office) -> None:
     with office.engine.connect() as c:
         differences = compare_metadata(MigrationContext.configure(c), schema.metadata)
     assert differences == []
+
+
+def turned(player: Player, round_: int) -> Player:
+    """``player`` with the result of round ``round_`` the other way round."""
+    swap = {"W": "L", "L": "W"}
+    return replace(player, results=tuple(replace(c, code=swap[c.code]) if c.round == round_
+                                         else c for c in player.results))
+
+
+def flipped(event: Event) -> Event:
+    """``event`` corrected: the first decisive game of its first section the other way
+    round (W and L swapped in both players' cells)."""
+    section = event.sections[0]
+    by_pair = {p.pair: p for p in section.players}
+    for player in section.players:
+        for cell in player.results:
+            if cell.code in ("W", "L") and cell.opponent is not None:
+                changed = {player.pair: turned(player, cell.round),
+                           cell.opponent: turned(by_pair[cell.opponent], cell.round)}
+                players = tuple(changed.get(p.pair, p) for p in section.players)
+                return replace(event, sections=(replace(section, players=players),)
+                               + event.sections[1:])
+    raise AssertionError(f"{event.id} has no decisive game")
+
+
+def test_corrections_given_together_rerate_what_follows_once(office: Office,
+                                                             tmp_path: Path) -> None:
+    """Issue 16: corrections of several events given together (``uscf db rate
+    --replace``) rate each section from the earliest corrected one exactly once, and
+    the database equals the corrected year rated in date order."""
+    events = year(20)
+    office.rate_many(events)
+    before = dump(office)
+    picked = (3, 9, 15)
+    corrected = {events[i].id: flipped(events[i]) for i in picked}
+    reports = office.rate_many(list(corrected.values()), RateOptions(replace_rated=True))
+    first = min(section_key(events[i].id, s) for i in picked for s in events[i].sections)
+    stored_after = sum(1 for e in events if e.id not in corrected for s in e.sections
+                       if section_key(e.id, s) > first)
+    assert [r.verb for r in reports] == ["corrected"] * 3
+    assert [r.sections for r in reports] == [len(events[i].sections) for i in picked]
+    assert sum(r.rerated for r in reports) == stored_after
+    assert dump(office) == in_date_order(tmp_path, [corrected.get(e.id, e) for e in events])
+    assert dump(office) != before  # the corrections changed ratings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -124,6 +125,31 @@ def test_withdraw_rerates_what_follows(office: Office) -> None:
         a = queries.player(c, "a")
     assert a is not None and [h["event_id"] for h in a["history"]] == ["E2"]
     assert a["history"][0]["pre"] == 1500
+
+
+def test_withdrawals_given_together_rerate_once(office: Office, tmp_path: Path) -> None:
+    """Issue 16: events withdrawn together are removed in one transaction and what
+    follows the earliest is re-rated once. E1..E4 of one section each, E1 and E3
+    withdrawn: once, E2 and E4 are re-rated (2 sections); one at a time it would be
+    E2, E3, E4 and then E4 again (4). The result equals never having rated them."""
+    base(office)
+    events = {f"E{m}": swiss(f"E{m}", date(2026, m, 10),
+                             [("a", "b", "W"), ("c", "d", "LDWL"[m - 1])])
+              for m in (1, 2, 3, 4)}
+    for event in events.values():
+        office.rate(event)
+    with pytest.raises(OfficeError, match="E9 is not in the database; nothing was withdrawn"):
+        office.withdraw("E3", "E9")
+    assert office.withdraw("E3", "E1") == 2
+    never = Office(f"sqlite:///{tmp_path / 'never.db'}")
+    never.init()
+    base(never)
+    never.rate(events["E2"])
+    never.rate(events["E4"])
+    assert dump(office) == dump(never)
+    with office.engine.connect() as c:
+        actions = [r.action for r in c.execute(select(schema.audit.c.action))]
+    assert actions.count("withdraw") == 2
 
 
 def test_merge_two_ids_of_one_person(office: Office) -> None:

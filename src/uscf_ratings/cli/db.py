@@ -404,15 +404,19 @@ def correct(ctx: click.Context, event_id: str, file: Path, force_id: bool, assig
 
 
 @db.command()
-@click.argument("event_id")
+@click.argument("event_ids", metavar="EVENT_ID...", nargs=-1, required=True)
 @click.pass_context
-def withdraw(ctx: click.Context, event_id: str) -> None:
-    """Remove a rated event and re-rate what follows."""
+def withdraw(ctx: click.Context, event_ids: tuple[str, ...]) -> None:
+    """Remove rated events and re-rate what follows.
+
+    Several events given together are removed in one transaction, and what follows
+    the earliest of them is re-rated once; if one of them is not stored, none is
+    removed."""
     try:
-        rerated = _office(ctx).withdraw(event_id)
+        rerated = _office(ctx).withdraw(*event_ids)
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"withdrew {event_id}{_rerated(rerated)}")
+    click.echo(f"withdrew {', '.join(dict.fromkeys(event_ids))}{_rerated(rerated)}")
 
 
 @db.command()

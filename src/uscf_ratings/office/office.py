@@ -236,17 +236,26 @@ class Office:
             return Corrected(explain_event(c, event_id),
                              sum(1 for r in rated if r.key[2] != event_id))
 
-    def withdraw(self, event_id: str) -> int:
-        """Remove a rated event and re-rate everything after it; the number of sections
-        re-rated."""
+    def withdraw(self, *event_ids: str) -> int:
+        """Remove rated events and re-rate everything after the earliest of them, once;
+        the number of sections re-rated. All or none: refused, with nothing removed, if
+        any of them is not stored. Withdrawing events one at a time would re-rate what
+        follows each, so that a batch cost the square of its size (issue 16)."""
+        if not event_ids:
+            raise OfficeError("no event to withdraw")
         with writing(self.engine) as c:
             check_schema(c)
-            first = _first_key_of_event(c, event_id)
-            if first is None:
-                raise OfficeError(f"event {event_id} is not in the database")
-            _remove_event(c, event_id)
-            rerated = _rerated(c, first)
-            audit(c, "withdraw", {"event": event_id})
+            firsts = {event_id: _first_key_of_event(c, event_id) for event_id in event_ids}
+            missing = [event_id for event_id, key in firsts.items() if key is None]
+            if missing:
+                raise OfficeError(f"event {', '.join(missing)} "
+                                  f"{'is' if len(missing) == 1 else 'are'} not in the "
+                                  f"database; nothing was withdrawn")
+            for event_id in firsts:
+                _remove_event(c, event_id)
+            rerated = _rerated(c, min(k for k in firsts.values() if k is not None))
+            for event_id in firsts:
+                audit(c, "withdraw", {"event": event_id})
             return rerated
 
     # --- office operations -----------------------------------------------------------
