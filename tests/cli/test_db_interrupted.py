@@ -1,7 +1,7 @@
 """`uscf db rate` killed (SIGKILL) at several moments, then given again until it
 succeeds, leaves the database an uninterrupted run leaves; no process of the command
-outlives the kill; a second writer waits for the first, saying so, or stops at its
-limit."""
+outlives the kill, and the next run removes the temporary files the killed ones left; a
+second writer waits for the first, saying so, or stops at its limit."""
 
 from __future__ import annotations
 
@@ -29,9 +29,11 @@ EVENTS = 2 * POOL_FROM + 8
 COMMIT_EVERY = "150"
 
 
-def uscf(*args: str) -> subprocess.Popen[str]:
+def uscf(*args: str, temp: Path | None = None) -> subprocess.Popen[str]:
+    """The CLI in a process of its own; ``temp`` its folder for temporary files."""
+    env = os.environ | {"PYTHONUNBUFFERED": "1"} | ({"TMPDIR": str(temp)} if temp else {})
     return subprocess.Popen([*USCF, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+                            text=True, env=env)
 
 
 def stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
@@ -125,8 +127,10 @@ def test_killed_at_several_moments_and_given_again_it_ends_as_one_run(url: str,
                 [*command[:2], whole, *command[3:]]):
         assert uscf(*run).wait() == 0
 
+    temp = tmp_path / "temp"  # where the runs keep checked events (office/spool.py)
+    temp.mkdir()
     for moment in (while_checking, after_commits(1), after_commits(EVENTS // 2)):
-        workers = kill_when(uscf(*command), moment)
+        workers = kill_when(uscf(*command, temp=temp), moment)
         if moment is while_checking:
             assert workers  # the pool was running
         deadline = time.monotonic() + 10
@@ -134,9 +138,11 @@ def test_killed_at_several_moments_and_given_again_it_ends_as_one_run(url: str,
             time.sleep(0.05)
         assert not [pid for pid in workers if running(pid)], "a worker outlived the kill"
 
-    last = uscf(*command)
+    assert list(temp.iterdir())  # the killed runs could not remove their folders
+    last = uscf(*command, temp=temp)
     out, err = last.communicate()
     assert last.returncode == 0, err
+    assert list(temp.iterdir()) == []  # the last removed them, and its own
     unchanged = [line for line in out.splitlines() if line.startswith("unchanged ")]
     rated = [line for line in out.splitlines() if line.startswith("rated ")]
     assert len(unchanged) >= EVENTS // 2 and len(unchanged) + len(rated) == EVENTS

@@ -8,10 +8,15 @@ docs/performance.md). Only what the rating order and the warnings need is kept i
 memory: a year of laid-out events would take hundreds of megabytes. The rating loop
 loads each event just before it rates it, with the text that was checked (a file changed
 since does not change what is stored).
+
+A run killed with SIGKILL (or a machine that stopped) cannot remove its folder; the
+folder's name holds the run's process id, and the next run removes the folders of runs
+whose process no longer runs (issue 16: nothing of a command outlives it for long).
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
 import tempfile
@@ -50,11 +55,16 @@ def read_event(entry: SpoolEntry) -> Submission:
     return event
 
 
+#: the start of a spool folder's name, followed by its run's process id
+PREFIX = "uscf-rate-"
+
+
 class Spool:
     """The temporary folder of one run, removed when the run ends."""
 
     def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="uscf-rate-"))
+        self.folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+        remove_left_over(self.folder.parent)
 
     def __enter__(self) -> Self:
         return self
@@ -76,3 +86,25 @@ class Spool:
             unread[entry.path] -= 1
             if not unread[entry.path]:
                 entry.path.unlink()
+
+
+def remove_left_over(parent: Path) -> None:
+    """Remove the spool folders in ``parent`` of runs that no longer run. Only where a
+    process can be asked whether it runs without being touched (POSIX: signal 0; on
+    Windows `os.kill` would end it)."""
+    if os.name != "posix":
+        return
+    for folder in parent.glob(f"{PREFIX}*"):
+        pid = folder.name[len(PREFIX):].split("-")[0]
+        if pid.isdigit() and not _runs(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: it runs
+        return True
+    return True
