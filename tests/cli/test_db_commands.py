@@ -277,3 +277,28 @@ def test_withdraw_takes_several_events_at_once(url: str, tmp_path: Path) -> None
     assert run("db", "--db", url, "withdraw", "later", SAMPLE_ID).output == \
         f"withdrew later, {SAMPLE_ID}; nothing to re-rate\n"
     assert "not in the database" in run("db", "--db", url, "event", "later", ok=False).output
+
+
+def test_import_history_seeds_the_pool_and_player_shows_it(url: str) -> None:
+    """Issue 17: a member's published history through the CLI; the ratings API's page
+    needs --member, said in one line."""
+    from tests.conftest import skip_or_fail
+    from tests.published.conftest import RAW
+
+    history = RAW / "member_12345678_sections.json"
+    if not history.is_file():
+        skip_or_fail(f"the real member history is not here: {history} is missing")
+    refused = run("db", "--db", url, "import-history", str(history), ok=False)
+    assert refused.exit_code == 1 and refused.output == (
+        f"Error: {history}: a page of a member's sections does not name the member: give "
+        "the id with --member ID\n")
+    done = run("db", "--db", url, "import-history", "--member", "12345678", str(history))
+    assert done.stdout == "imported 27 published rating(s) of 1 member(s); nothing to re-rate\n"
+    assert "note: 12345678 R: N of an established rating is not published (15 of the " \
+        "history's sections, the last 1570.72): taken as 50" in done.stderr
+    shown = run("db", "--db", url, "player", "12345678").output.splitlines()
+    assert shown[:4] == ["(name not known) (12345678)", "  OR: 1336P11 (1336.26)",
+                         "  Q: 1092P17 (1091.53)", "  R: 1571 (1570.72), peak 1570.72"]
+    assert shown[4:7] == ["history: no section in this pool", "published by US Chess "
+                          "(imported):", "  2025-06-28  202506284842 s1  R: unr. -> 695.23  P2"]
+    assert shown[-1] == "  2026-05-29  202605290393 s1  R: 1544.47 -> 1570.72"

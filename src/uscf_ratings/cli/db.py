@@ -210,6 +210,36 @@ def import_members(ctx: click.Context, file: Path) -> None:
     click.echo(f"imported {len(records)} members{_rerated(rerated)}")
 
 
+@db.command("import-history")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--member", default=None, metavar="ID",
+              help="The member's id, for a page of the ratings API saved as it came (a "
+                   "file of `uscf fetch --member` names its member).")
+@click.pass_context
+def import_history(ctx: click.Context, files: tuple[Path, ...], member: str | None) -> None:
+    """Seed the pool from members' rated sections as US Chess publishes them.
+
+    Each FILE is a member's history: a file of `uscf fetch --member ID`, or a page of
+    the ratings API's /members/ID/sections with --member. Before a member's first
+    section in this pool, the pool takes the rating published before that section;
+    what the records do not give (an established N, the peak before the history) is
+    assumed, and said. A member's history replaces the one imported before."""
+    from ..formats.member_history import read_history
+
+    if member is not None and len(files) > 1:
+        raise click.UsageError("--member names the member of one file: give one FILE")
+    try:
+        histories = [read_history(file, member) for file in files]
+        done = _office(ctx).import_history(histories, ", ".join(map(str, files)))
+    except FAILURES as error:
+        raise click.ClickException(str(error)) from None
+    for note in done.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(f"imported {done.sections} published rating(s) of {done.members} "
+               f"member(s){_rerated(done.rerated)}")
+
+
 def _rerated(sections: int) -> str:
     return f"; {sections} section(s) re-rated" if sections else "; nothing to re-rate"
 
@@ -500,16 +530,23 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
-    click.echo(f"{found['name']} ({found['id']})")
+    click.echo(f"{found['name'] or '(name not known)'} ({found['id']})")
     for system, r in found["ratings"].items():
         floor = f", floor {r['floor']:g}" if r["floor"] else ""
         peak = f", peak {r['peak']:.2f}" if r["peak"] else ""
         click.echo(f"  {system}: {r['display']} ({r['rating']:.2f}){floor}{peak}")
-    click.echo("history:")
+    click.echo("history:" if found["history"] else "history: no section in this pool")
     for h in found["history"]:
         pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"
         click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
                    f"{pre} -> {h['post']:.2f}  N {h['games_after']}")
+    if found["published"]:
+        click.echo("published by US Chess (imported):")
+    for h in found["published"]:
+        pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"
+        games = h["post_provisional_games"]
+        click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
+                   f"{pre} -> {h['post']:.2f}" + (f"  P{games}" if games else ""))
 
 
 @db.command("event")

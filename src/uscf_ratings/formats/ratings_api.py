@@ -65,8 +65,9 @@ from .outputs import total
 
 #: the ``format`` of the files ``uscf fetch`` writes
 BUNDLE_MARK = "uscf-ratings-api"
-#: N taken for an established rating, whose N the API does not publish: N' = N* then
-#: wherever N* <= 50, every rating the 2025 text's N* formula gives under about 2100
+#: N taken for an established rating, whose N the API does not publish: N* is at most 50
+#: (2025 text, section 3), so that N' = min(N, N*) = N*, which is exact wherever the true
+#: N >= N*: for every established rating (N > 25) under about 1930
 UNPUBLISHED_N = 50
 
 OUTCOMES = {"Win": "W", "Loss": "L", "Draw": "D", "WinForfeit": "X", "Forfeit": "F",
@@ -161,7 +162,7 @@ class _Reader:
     # --- the two shapes ---------------------------------------------------------------
 
     def records(self, data: Any) -> ApiEvent | None:
-        if isinstance(data, dict) and ("member_sections" in data or _is_history(data)):
+        if isinstance(data, dict) and ("member_sections" in data or is_history_page(data)):
             self.problem("", "this file holds a member's rated sections, not an event's "
                          "standings: seed a ratings database with it by `uscf db "
                          "import-history`")
@@ -323,8 +324,8 @@ class _Reader:
             games = sum(1 for r in player.results if r.played)
             ratings: dict[System, Rating] = {}
             for code, record, at_rating in self.ratings(row, at_row):
-                pre = _number(record.get("preRatingDecimal"), record.get("preRating"))
-                post = _number(record.get("postRatingDecimal"), record.get("postRating"))
+                pre = number_of(record.get("preRatingDecimal"), record.get("preRating"))
+                post = number_of(record.get("postRatingDecimal"), record.get("postRating"))
                 post_games = record.get("postProvisionalGameCount")
                 if post is None or (post_games is not None and not isinstance(post_games, int)):
                     self.problem(at_rating, "expected a post-event rating and a whole "
@@ -434,7 +435,8 @@ def _is_page(data: Any) -> bool:
         isinstance(row, dict) and "roundOutcomes" in row for row in data["items"])
 
 
-def _is_history(data: Any) -> bool:
+def is_history_page(data: Any) -> bool:
+    """Whether ``data`` is a page of a member's rated sections (formats/member_history.py)."""
     return isinstance(data, dict) and isinstance(data.get("items"), list) and bool(
         data["items"]) and all(isinstance(r, dict) and "ratingRecords" in r
                                for r in data["items"])
@@ -444,7 +446,8 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _number(decimal: Any, whole: Any) -> float | None:
+def number_of(decimal: Any, whole: Any) -> float | None:
+    """A rating as published: the two-decimal value, else the whole one, else None."""
     for value in (decimal, whole):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from ..core.model import Event, Section, System
 from ..core.results import SectionResult
 from ..core.validate import check_section
+from ..formats.member_history import MemberHistory
 from ..formats.member_records import MemberRecord
 from . import schema as t
 from .admission import (
@@ -36,6 +37,7 @@ from .db import Driver, WriterWait, check_schema, make_engine, upgrade, writing
 from .defaults import COMMIT_EVERY, PreRatings
 from .errors import AdmissionError, DatabaseError, OfficeError
 from .explain import explain_event
+from .history import HistoryImported, import_notes, replace_history
 from .options import RateOptions
 from .run import (
     RatingRun,
@@ -59,7 +61,7 @@ from .store import (
 from .submission import Submission, event_of_source, submission
 
 __all__ = ["COMMIT_EVERY", "AdmissionError", "Corrected", "EventRated", "EventTransaction",
-           "Office", "OfficeError", "PreRatings", "RateOptions", "count_rows",
+           "HistoryImported", "Office", "OfficeError", "PreRatings", "RateOptions", "count_rows",
            "fill_from_database", "section_key"]
 
 
@@ -132,6 +134,44 @@ class Office:
             audit(c, "import_members", {"count": len(records)})
             first = _first_key_of_members(c, [r.id for r in records])
             return _rerated(c, first)
+
+    def import_history(self, histories: Sequence[MemberHistory], source: str = "history"
+                       ) -> HistoryImported:
+        """Store members' published histories (formats/member_history.py), each
+        replacing what was imported of that member before: until the pool has rated a
+        member in a system, the member's rating before a section is the one published
+        before it (office/history.py). Re-rates from the first section any of them
+        played; one transaction. Refused if a member is given twice."""
+        seen: dict[str, int] = {}
+        for at, h in enumerate(histories):
+            if h.member in seen:
+                raise OfficeError(f"member {h.member} is given twice (histories "
+                                  f"{seen[h.member] + 1} and {at + 1}): give each "
+                                  "member's history once")
+            seen[h.member] = at
+        with writing(self.engine) as c:
+            check_schema(c)
+            merged = aliases(c)
+            members = {h.member: merged.get(h.member, h.member) for h in histories}
+            notes: list[str] = []
+            stored = 0
+            for h in histories:
+                member = members[h.member]
+                if member != h.member:
+                    notes.append(f"{h.member} was merged into {member}: imported as "
+                                 f"{member}")
+                if c.execute(select(t.members.c.id).where(t.members.c.id == member)
+                             ).first() is None:
+                    c.execute(insert(t.members).values(id=member, name=""))
+                stored += replace_history(c, member, h, source)
+                notes.extend(h.notes)
+                notes.extend(import_notes(h))
+            notes.append("peaks (for the floors) are the highest established ratings the "
+                         "histories show; the wins, draws and losses before are not "
+                         "published")
+            audit(c, "import_history", {"members": len(histories), "source": source})
+            rerated = _rerated(c, _first_key_of_members(c, list(members.values())))
+            return HistoryImported(len(histories), stored, rerated, tuple(notes))
 
     # --- events ----------------------------------------------------------------
 

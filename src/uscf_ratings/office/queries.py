@@ -20,6 +20,7 @@ from ..formats.result_json import rating_to_dict
 from . import schema as t
 from .db import Driver
 from .explain import explain_event
+from .history import published
 from .store import RATING_ORDER, aliases, latest_states
 
 
@@ -32,7 +33,9 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
     """A member's ratings per system and history (oldest first), with the rated games
     won, drawn and lost in each event (``history``) and in all the events on record
     (``ratings``: None where an event of the system lacks its counts, as rows stored
-    before the office kept them do, or where the system has no event)."""
+    before the office kept them do, or where the system has no event); and what US
+    Chess published of the member, where it was imported (``published``:
+    office/history.py)."""
     merged_ids = aliases(c)
     member_id = merged_ids.get(member_id, member_id)
     row = c.execute(select(t.members).where(t.members.c.id == member_id)).first()
@@ -73,7 +76,7 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
         }
     merged = sorted(k for k, v in merged_ids.items() if v == member_id)
     return {"id": member_id, "name": row.name, "state": row.state, "merged_ids": merged,
-            "ratings": ratings, "history": history}
+            "ratings": ratings, "history": history, "published": published(c, member_id)}
 
 
 #: the rated games a player won, drew and lost, as `player` names them

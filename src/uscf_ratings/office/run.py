@@ -34,6 +34,7 @@ from ..core.pipeline import merge_entrants, rate_section
 from ..core.results import Outcome, outcomes_of
 from ..core.rules import rules_for
 from ..core.steps import peak_before
+from ..formats.member_history import MemberHistory
 from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
@@ -45,6 +46,8 @@ from .store import (
     SectionKey,
     after_or_at,
     aliases,
+    baseline_states,
+    has_published,
     insert_outcomes,
     insert_rows,
     latest_states,
@@ -52,7 +55,9 @@ from .store import (
     office_floors,
     order_key,
     outcome_row,
+    row_states,
     section_key,
+    stored_histories,
 )
 from .submission import SectionEntry, Submission, stored_event, submission
 
@@ -98,6 +103,12 @@ class RatingRun:
         self.facts: dict[str, MemberFacts | None] = {}  #: None: a member row with no facts
         self.states: dict[tuple[str, System], Rating] = {}
         self.loaded: set[str] = set()  #: members whose states are in ``states``
+        #: whether any published history was imported (else not looked for, each time)
+        self.published = has_published(c)
+        #: the published histories of the members loaded (office/history.py)
+        self.histories: dict[str, MemberHistory] = {}
+        #: of those members, the (member, system) the pool has rated
+        self.own: set[tuple[str, System]] = set()
         #: events and their pre_ratings, kept until their last section is rated
         self.events: dict[str, tuple[Submission, PreRatings]] = {}
         self.last: SectionKey | None = None  #: the last section rated
@@ -141,6 +152,7 @@ class RatingRun:
             if removed.rowcount:  # states read before are later than ``key``: read again
                 self.states.clear()
                 self.loaded.clear()
+                self.own.clear()
             keys = [(end, start, event_id, number) for event_id, number, start, end in c.execute(
                 select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
                        t.sections.c.end_date)
@@ -200,9 +212,10 @@ class RatingRun:
         if laid is not None and self._merged_in(laid):
             laid = self._merged_lineup(event, entry, laid)
         if laid is not None:
-            found, ids = self._rate_lineup(entry, laid, pre_ratings)
+            found, ids = self._rate_lineup(entry, laid, pre_ratings, entry.key(event.id))
         else:
-            found, ids = self._rate_model(self._model(event, entry), pre_ratings)
+            found, ids = self._rate_model(self._model(event, entry), pre_ratings,
+                                          entry.key(event.id))
         stored = (event.id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))
         rows = []
@@ -213,6 +226,9 @@ class RatingRun:
             rows.append(outcome_row(stored, member, outcome))
             self.states[(member, outcome.system)] = outcome.state_after
         insert_outcomes(self.driver, rows)
+        if self.histories:  # rare: members with a published history, now rated here
+            self.own.update((ids[o.pair], o.system) for o in found
+                            if ids.get(o.pair) in self.histories)
         return len(rows)
 
     def _model(self, event: Submission, entry: SectionEntry) -> Section:
@@ -237,12 +253,14 @@ class RatingRun:
         rules = rules_for(section.start_date)
         return lineup(section, rules, laid.systems, merge_entrants(section.players))
 
-    def _rate_lineup(self, entry: SectionEntry, laid: Lineup, pre_ratings: PreRatings
-                     ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+    def _rate_lineup(self, entry: SectionEntry, laid: Lineup, pre_ratings: PreRatings,
+                     key: SectionKey) -> tuple[tuple[Outcome, ...], dict[int, str]]:
         """A Swiss or round-robin section: each row's pre-event rating chosen, Step 1
         for the players unrated in both the file and the database, and `rate_rows`."""
         ids = [self.merged.get(i, i) for i in laid.ids]  # "" stays "": no member id
         self._load({i: name for i, name in zip(ids, laid.names, strict=True) if i})
+        if self.histories:
+            self._published_before(ids, key)
         ratings: list[Rating | None] = []
         players: dict[int, Player] = {}  #: what Step 1 reads of a member, by entrant
         for g, system in enumerate(laid.systems):
@@ -261,18 +279,36 @@ class RatingRun:
         found = rate_rows(laid, ratings, rows, entry.end_date)
         return found, {pair: i for pair, i in zip(laid.pairs, ids, strict=True) if i}
 
-    def _rate_model(self, section: Section, pre_ratings: PreRatings
+    def _rate_model(self, section: Section, pre_ratings: PreRatings, key: SectionKey
                     ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
+        if self.histories:
+            self._published_before(list(ids.values()), key)
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
         played = {p.pair: [r.code for r in p.results if r.played] for p in section.players}
         return tuple(o._replace(wins=played[o.pair].count("W"), draws=played[o.pair].count("D"),
                                 losses=played[o.pair].count("L"))
                      for o in outcomes_of(rate_section(prepared))), ids
 
+    def _published_before(self, ids: Iterable[str], key: SectionKey) -> None:
+        """Until the pool has rated a member in a system, the member's rating before
+        each section is the one US Chess published before it, where a history was
+        imported (office/history.py); a history may hold sections between two of the
+        pool's."""
+        for member in ids:
+            history = self.histories.get(member)
+            if history is None:
+                continue
+            for system in history.systems:
+                if (member, system) not in self.own:
+                    rating = history.rating_before(system, key)
+                    if rating is not None:
+                        self.states[(member, system)] = rating
+
     def _load(self, names: dict[str, str]) -> None:
-        """Members first seen by this run: their facts and states; a row for new ids."""
+        """Members first seen by this run: their facts and states (the pool's own, where
+        it has rated them: ``own``); their published histories; a row for new ids."""
         new = [i for i in names if i not in self.loaded]
         if not new:
             return
@@ -283,7 +319,13 @@ class RatingRun:
         self.facts.update(found)
         self.facts.update(dict.fromkeys(missing))
         if found:  # a member row made just now has no baseline and no results yet
-            self.states.update(latest_states(self.c, list(found)))
+            ids = list(found)
+            self.states.update(baseline_states(self.c, ids))
+            own = row_states(self.c, ids)
+            self.states.update(own)
+            if self.published:
+                self.histories.update(stored_histories(self.c, ids))
+                self.own.update(k for k in own if k[0] in self.histories)
         self.loaded.update(new)
 
 

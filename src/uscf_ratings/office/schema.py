@@ -61,6 +61,25 @@ baselines = Table(
     Column("games_above_2200", Integer),
 )
 
+#: Members' histories as US Chess published them (`uscf db import-history`, 0007): one
+#: row a section and system, as published. A member's rating before the first section
+#: in the pool is taken from it (office/history.py).
+published_history = Table(
+    "published_history", metadata,
+    Column("member_id", String(32), ForeignKey("members.id"), primary_key=True),
+    Column("system", String(2), primary_key=True),
+    Column("event_id", String(64), primary_key=True),
+    Column("section", Integer, primary_key=True),
+    Column("event_name", Text, nullable=False),
+    Column("section_name", Text, nullable=False),
+    Column("start_date", Date, nullable=False),
+    Column("end_date", Date, nullable=False),
+    Column("pre", Float),  #: None: unrated before the section
+    Column("post", Float, nullable=False),
+    Column("post_games", Integer),  #: provisional game count after; None: established
+    Column("source", Text, nullable=False),  #: the file it was imported from
+)
+
 #: Floors set by hand (prize floors, granted match requests), effective from a date.
 floors = Table(
     "floors", metadata,

@@ -2,7 +2,8 @@
 
 Sections are rated in the order of their key (end date, start date, event id, section
 number); a player's state before a section is the state after the last earlier section
-in which the player was rated in that system, or the imported baseline.
+in which the player was rated in that system; before the first such section, the rating
+US Chess published before it (office/history.py), else the imported baseline.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sqlalchemy import (
 
 from ..core.model import MatchChange, Rating, System
 from ..core.results import Outcome
+from ..formats.member_history import HistoryEntry, MemberHistory
 from ..formats.member_records import MemberRecord
 from . import schema as t
 from .db import Driver
@@ -217,11 +219,20 @@ RATING_ORDER = "end_date, start_date, event_id, section"
 def latest_states(connection: Connection, ids: Iterable[str],
                   before_key: SectionKey | None = None) -> dict[tuple[str, System], Rating]:
     """Each member's state per system after the last section in the table (or the last
-    before ``before_key``), else the imported baseline. Read through the driver: the
-    rating loop asks once per section, for the members it sees first."""
+    before ``before_key``); else the rating US Chess published before ``before_key``
+    (the latest, where None: `published_states`); else the imported baseline."""
     ids = list(ids)
     if not ids:
         return {}
+    states = baseline_states(connection, ids)
+    states.update(published_states(connection, ids, before_key))
+    states.update(row_states(connection, ids, before_key))
+    return states
+
+
+def baseline_states(connection: Connection, ids: list[str]) -> dict[tuple[str, System], Rating]:
+    """The imported baselines of ``ids``, per system. Read through the driver: the
+    rating loop asks once per section, for the members it sees first."""
     driver = Driver(connection)
     marks = ", ".join("?" * len(ids))
     states: dict[tuple[str, System], Rating] = {}
@@ -232,6 +243,15 @@ def latest_states(connection: Connection, ids: Iterable[str],
         states[(member, System(system))] = Rating(
             rating=rating, games=games, date=as_of, wins=wins, draws=draws, losses=losses,
             events3=events3, peak=peak, olm=bool(olm), games_above_2200=above)
+    return states
+
+
+def row_states(connection: Connection, ids: list[str], before_key: SectionKey | None = None
+               ) -> dict[tuple[str, System], Rating]:
+    """The state of ``ids`` per system after their last section in the ratings table
+    (the last before ``before_key``): the pool's own ratings."""
+    driver = Driver(connection)
+    marks = ", ".join("?" * len(ids))
     query = f"SELECT member_id, system, state_after FROM ratings WHERE member_id IN ({marks})"
     params: list[Any] = list(ids)
     if before_key is not None:
@@ -241,11 +261,42 @@ def latest_states(connection: Connection, ids: Iterable[str],
     latest: dict[tuple[str, str], str | None] = {}
     for member, system, text in driver.execute(f"{query} ORDER BY {RATING_ORDER}", params):
         latest[(member, system)] = text  # rows come in order: the last wins
+    states: dict[tuple[str, System], Rating] = {}
     for (member, system), text in latest.items():
         state = state_from_json(text)
         if state is not None:
             states[(member, System(system))] = state
     return states
+
+
+def published_states(c: Connection, ids: list[str], before_key: SectionKey | None
+                     ) -> dict[tuple[str, System], Rating]:
+    """Each of ``ids``' rating per system as US Chess published it before the section
+    ``before_key`` (the latest, where None): `MemberHistory.rating_before`."""
+    found = {}
+    for member, history in stored_histories(c, ids).items():
+        for system in history.systems:
+            rating = history.rating_before(system, before_key)
+            if rating is not None:
+                found[(member, system)] = rating
+    return found
+
+
+def stored_histories(c: Connection, ids: list[str]) -> dict[str, MemberHistory]:
+    """The published histories imported of those of ``ids`` that have one."""
+    h = t.published_history.c
+    entries: dict[str, list[HistoryEntry]] = {}
+    for r in c.execute(select(t.published_history).where(h.member_id.in_(ids))):
+        entries.setdefault(r.member_id, []).append(HistoryEntry(
+            r.event_id, r.event_name, r.section, r.section_name, r.start_date, r.end_date,
+            System(r.system), r.pre, r.post, r.post_games))
+    return {member: MemberHistory(member, tuple(sorted(rows, key=lambda e: e.key)))
+            for member, rows in entries.items()}
+
+
+def has_published(c: Connection) -> bool:
+    """Whether any published history was imported (`published_states`)."""
+    return c.execute(select(t.published_history.c.member_id).limit(1)).first() is not None
 
 
 FloorsSetByHand = dict[tuple[str, System], list[tuple[date, float]]]
