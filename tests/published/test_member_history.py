@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.conftest import skip_or_fail
 from tests.published.conftest import RAW
-
 from uscf_ratings.core.model import System
 from uscf_ratings.formats.errors import ParseError
 from uscf_ratings.formats.member_history import read_history

@@ -3,7 +3,9 @@
 An upload is written to a private temporary folder and read with
 `uscf_ratings.formats.detect.read_any`, which chooses the format by content and
 extension, exactly as ``uscf db rate FILE`` does. Only the extension of the name the
-browser sent is kept: the name itself is the client's and never becomes a path here.
+browser sent is kept, and its stem only when it is plain letters, digits, ``_`` and ``-``
+(a standings page of the ratings API takes its event id from it): the name is the
+client's and never becomes a path outside the private folder.
 
 What the file lacks, the section form may give (`Supplied`): the event's date, its rating
 systems, its time control, as ``--date`` and ``--systems`` do for ``uscf rate``. They are
@@ -32,8 +34,10 @@ from typing import BinaryIO
 
 from ..core.model import Event, Section, System
 from ..core.timecontrol import TimeControlError, parse_time_control
+from ..fidelity.verify import EventCheck, verify
+from ..formats import ratings_api
 from ..formats.common import DATE_HELP, parse_systems, systems_of
-from ..formats.detect import read_any
+from ..formats.detect import read_any, sniff
 from ..formats.errors import Issue as ParseIssue
 from ..formats.errors import ParseError
 from ..formats.event_json import event_from_dict
@@ -42,6 +46,7 @@ from .problems import Issue, Problem, from_parse_error
 
 log = logging.getLogger(__name__)
 SAFE_SUFFIX = re.compile(r"^\.[A-Za-z0-9]{1,8}$")
+SAFE_STEM = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 COPY_BLOCK = 1 << 16
 #: The CLI's options, as the readers' messages name them, and what the form calls them.
 FORM_WORDS = ((DATE_HELP, "give the event date in the form"),
@@ -76,6 +81,9 @@ class Uploaded:
     day: date | None = None  #: the form's date: the file gives none
     systems: tuple[int, ...] = ()  #: sections rated in the form's systems
     timed: tuple[int, ...] = ()  #: sections given the form's time control
+    #: for US Chess's own records (the ratings API's), our rating of each section from
+    #: its published pre-event ratings against the published post-event ratings
+    published: EventCheck | None = None
 
 
 def supplied_from(values: Mapping[str, str]) -> Supplied:
@@ -115,7 +123,10 @@ def read_upload(data: bytes | BinaryIO, filename: str, supplied: Supplied = Supp
     shown = Path(filename).name or "upload"
     with _saved(data, filename) as path:
         try:
-            return _read_filled(path, supplied)
+            uploaded = _read_filled(path, supplied)
+            if sniff(path).name == "api":
+                uploaded = replace(uploaded, published=_compared(path, shown, uploaded))
+            return uploaded
         except ParseError as error:
             # Name the file as the user knows it, not by its temporary path.
             issues = [ParseIssue(i.where, _form_words(i.message)) for i in error.issues]
@@ -129,13 +140,27 @@ def read_upload(data: bytes | BinaryIO, filename: str, supplied: Supplied = Supp
             raise Problem(422, message) from None
 
 
+def _compared(path: Path, shown: str, uploaded: Uploaded) -> EventCheck:
+    """US Chess's records read as `uscf verify` reads them (with the form's date and
+    systems where the file has none, as the event was read), and checked."""
+    systems = tuple(dict.fromkeys(s for section in uploaded.event.sections
+                                  for s in section.systems or ()))
+    records = ratings_api.read_records(path, event_date=uploaded.day,
+                                       systems=systems or None)
+    return verify(records, shown)
+
+
 @contextmanager
 def _saved(data: bytes | BinaryIO, filename: str) -> Iterator[Path]:
     """The upload as a file in a private temporary folder, removed afterwards."""
     suffix = Path(filename).suffix
     suffix = suffix.lower() if SAFE_SUFFIX.match(suffix) else ""
+    # a plain name is kept: a standings page of the ratings API takes its event id and
+    # section number from it (202508311982_s02_standings.json)
+    stem = Path(filename).stem
+    stem = stem if SAFE_STEM.match(stem) else "upload"
     with tempfile.TemporaryDirectory(prefix="uscf-upload-") as folder:
-        path = Path(folder) / f"upload{suffix}"
+        path = Path(folder) / f"{stem}{suffix}"
         if isinstance(data, bytes):
             path.write_bytes(data)
         else:

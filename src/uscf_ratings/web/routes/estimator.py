@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from ...fidelity.verify import summary
 from .. import crosstable
 from ..deps import app_state
 from ..estimator import ASSUMED_GAMES, DEFAULT_OPPONENT_GAMES, estimate
@@ -34,7 +35,8 @@ def _page(request: Request, status: int = 200, **context: Any) -> Response:
                                 "estimate_problem": None, "section_problem": None,
                                 "tables": None, "event": None, "uploaded": None, "section_values": {},
                                 "pasted": "", "dual": DUAL, "assumed_games": ASSUMED_GAMES,
-                                "opponent_games": DEFAULT_OPPONENT_GAMES}
+                                "opponent_games": DEFAULT_OPPONENT_GAMES,
+                                "published_summary": ""}
     return app_state(request).templates.TemplateResponse(
         request, "estimator.html", defaults | context, status_code=status)
 
@@ -95,4 +97,6 @@ async def post_section(request: Request) -> Response:
         return _page(request, problem.status, section_problem=problem, section_values=values,
                      pasted=values.get("event_json", ""))
     return _page(request, tables=tables, event=uploaded.event, uploaded=uploaded,
-                 section_values=values, pasted=values.get("event_json", ""))
+                 section_values=values, pasted=values.get("event_json", ""),
+                 published_summary=summary([uploaded.published]) if uploaded.published
+                 else "")
