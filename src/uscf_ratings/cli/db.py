@@ -221,10 +221,11 @@ def import_history(ctx: click.Context, files: tuple[Path, ...], member: str | No
     """Seed the pool from members' rated sections as US Chess publishes them.
 
     Each FILE is a member's history: a file of `uscf fetch --member ID`, or a page of
-    the ratings API's /members/ID/sections with --member. Before a member's first
-    section in this pool, the pool takes the rating published before that section;
-    what the records do not give (an established N, the peak before the history) is
-    assumed, and said. A member's history replaces the one imported before."""
+    the ratings API's /members/ID/sections with --member. Until the pool has rated a
+    member in a system, the member's rating before each section is the one published
+    before it; what the records do not give (an established N, the peak before the
+    history) is assumed, and said. A member's history replaces the one imported
+    before, and the pool's sections are re-rated from the member's first."""
     from ..formats.member_history import read_history
 
     if member is not None and len(files) > 1:

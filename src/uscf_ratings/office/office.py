@@ -280,7 +280,7 @@ class Office:
         """Remove rated events and re-rate everything after the earliest of them, once;
         the number of sections re-rated. All or none: refused, with nothing removed, if
         any of them is not stored. Withdrawing events one at a time would re-rate what
-        follows each, so that a batch cost the square of its size (issue 16)."""
+        follows each, so that a batch would cost the square of its size."""
         if not event_ids:
             raise OfficeError("no event to withdraw")
         with writing(self.engine) as c:

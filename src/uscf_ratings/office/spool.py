@@ -11,7 +11,7 @@ since does not change what is stored).
 
 A run killed with SIGKILL (or a machine that stopped) cannot remove its folder; the
 folder's name holds the run's process id, and the next run removes the folders of runs
-whose process no longer runs (issue 16: nothing of a command outlives it for long).
+whose process no longer runs, so that nothing of a killed run outlives the next.
 """
 
 from __future__ import annotations
