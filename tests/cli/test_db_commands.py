@@ -282,12 +282,9 @@ def test_withdraw_takes_several_events_at_once(url: str, tmp_path: Path) -> None
 def test_import_history_seeds_the_pool_and_player_shows_it(url: str) -> None:
     """Issue 17: a member's published history through the CLI; the ratings API's page
     needs --member, said in one line."""
-    from tests.conftest import skip_or_fail
-    from tests.published.conftest import RAW
+    from tests.published.conftest import MEMBER_HISTORY, real
 
-    history = RAW / "member_12345678_sections.json"
-    if not history.is_file():
-        skip_or_fail(f"the real member history is not here: {history} is missing")
+    history = real(MEMBER_HISTORY)
     refused = run("db", "--db", url, "import-history", str(history), ok=False)
     assert refused.exit_code == 1 and refused.output == (
         f"Error: {history}: a page of a member's sections does not name the member: give "

@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-from tests.conftest import skip_or_fail
 from tests.office.conftest import dump
 from tests.office.test_office import swiss
-from tests.published.conftest import RAW
+from tests.published.conftest import MEMBER_HISTORY, RAW, real
 
 from uscf_ratings.core.model import Event, System
 from uscf_ratings.formats.member_history import read_history
@@ -25,7 +24,7 @@ from uscf_ratings.office import queries, schema
 from uscf_ratings.office.office import Office, OfficeError
 
 MEMBER = "12345678"
-HISTORY = RAW / f"member_{MEMBER}_sections.json"
+HISTORY = MEMBER_HISTORY
 #: the two standings in ../shared he played: (file stem, end date), both R and Q
 ROCKVILLE = ("202508311982_s02", date(2025, 8, 31))
 THANKSGIVING = ("202511020583_s03", date(2025, 11, 2))
@@ -33,9 +32,7 @@ THANKSGIVING = ("202511020583_s03", date(2025, 11, 2))
 
 @pytest.fixture(autouse=True)
 def needs_shared() -> None:
-    if not HISTORY.is_file():
-        skip_or_fail(f"the real member history is not here: {HISTORY} is missing (a clone "
-                     "without ../shared)")
+    real(HISTORY)
 
 
 def standings(which: tuple[str, date]) -> Event:

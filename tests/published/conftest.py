@@ -13,10 +13,21 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import SHARED, skip_or_fail
 
 RECORDED = Path(__file__).parent / "recorded"
 RAW = SHARED / "recent" / "raw"
+#: member 12345678's real section history (recent/README.md)
+MEMBER_HISTORY = RAW / "member_12345678_sections.json"
+
+
+def real(path: Path) -> Path:
+    """``path``, a file of ../shared; the test is skipped (failed under CI) where this
+    clone has no ../shared."""
+    if not path.is_file():
+        skip_or_fail(f"the real records are not here: {path} is missing (a clone without "
+                     "../shared)")
+    return path
 
 
 @dataclass

@@ -9,8 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import skip_or_fail
-from tests.published.conftest import RAW, RECORDED, RecordedApi, made_up_match
+from tests.published.conftest import (
+    MEMBER_HISTORY,
+    RECORDED,
+    RecordedApi,
+    made_up_match,
+    real,
+)
 from uscf_ratings.cli.main import cli
 from uscf_ratings.formats.api_client import (
     MAX_PAUSE_S,
@@ -53,9 +58,7 @@ def test_an_event_is_saved_with_every_record_as_it_came(recorded_api: RecordedAp
 
 
 def test_a_members_sections_are_saved(recorded_api: RecordedApi, tmp_path: Path) -> None:
-    history = RAW / "member_12345678_sections.json"
-    if not history.exists():
-        skip_or_fail("the real member history is not here (a clone without ../shared)")
+    history = real(MEMBER_HISTORY)
     recorded_api.answer_file("/members/12345678/sections", history)
     out = CliRunner().invoke(cli, ["fetch", "--api", recorded_api.url, "--into",
                                    str(tmp_path), "--member", "12345678"])

@@ -10,22 +10,16 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import skip_or_fail
-from tests.published.conftest import RAW
+from tests.published.conftest import MEMBER_HISTORY, real
 from uscf_ratings.core.model import System
 from uscf_ratings.formats.errors import ParseError
 from uscf_ratings.formats.member_history import read_history
 from uscf_ratings.formats.ratings_api import BUNDLE_MARK, UNPUBLISHED_N
 
-HISTORY = RAW / "member_12345678_sections.json"
-
 
 @pytest.fixture
 def history_file() -> Path:
-    if not HISTORY.is_file():
-        skip_or_fail(f"the real member history is not here: {HISTORY} is missing (a clone "
-                     "without ../shared)")
-    return HISTORY
+    return real(MEMBER_HISTORY)
 
 
 def item(event: str, number: int, day: str, *records: dict[str, Any]) -> dict[str, Any]:

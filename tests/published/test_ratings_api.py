@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED, skip_or_fail
-from tests.published.conftest import RAW, RECORDED
+from tests.published.conftest import RAW, RECORDED, real
 from uscf_ratings.core.model import SectionType, System
 from uscf_ratings.formats.detect import read_any, sniff
 from uscf_ratings.formats.errors import ParseError
@@ -22,9 +21,7 @@ ROCKVILLE = RAW / "202508311982_s02_standings.json"
 
 @pytest.fixture
 def raw() -> Path:
-    if not ROCKVILLE.exists():
-        skip_or_fail(f"the real standings are not here: {SHARED / 'recent' / 'raw'} is "
-                     "missing (a clone without ../shared)")
+    real(ROCKVILLE)
     return RAW
 
 

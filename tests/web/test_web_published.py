@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from click.testing import CliRunner
-from tests.conftest import REPO, skip_or_fail
-from tests.published.conftest import RAW
+from tests.conftest import REPO
+from tests.published.conftest import RAW, real
 from tests.web.test_web_pages import text_of
 
 from uscf_ratings.cli.main import cli as cli_main
@@ -34,9 +34,7 @@ def test_a_real_standings_page_with_the_form_s_date_and_systems(bare_client: Any
     """A standings page holds neither date nor systems: the form gives them; its event
     id comes from the file's name. Every published rating of the page is compared; the
     member of the docs' example shows the published number of the file, and the cause."""
-    path = RAW / "202605290393_s01_standings.json"
-    if not path.is_file():
-        skip_or_fail(f"the real standings are not here: {path} is missing")
+    path = real(RAW / "202605290393_s01_standings.json")
     page = bare_client.post("/estimate/section", data={"given_date": "2026-05-29",
                                                        "given_systems": "R"},
                             files={"file": (path.name, path.read_bytes(), "application/json")})
