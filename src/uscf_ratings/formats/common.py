@@ -47,6 +47,16 @@ def kind_of(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
+def utf8_text(raw: bytes, source: str) -> str:
+    """A file's bytes as UTF-8 text (a byte-order mark dropped), or a ParseError saying
+    where they are not."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ParseError(source, [Issue("", f"not UTF-8 text ({error.reason} at byte "
+                                        f"{error.start})")]) from None
+
+
 def load_json(text: str, source: str) -> Any:
     """Parse JSON text, or raise a ParseError naming the line and column."""
     try:

@@ -63,7 +63,7 @@ from ..core.model import (
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import MAX_RATING
-from .common import decimal, main_system, undated, whole
+from .common import decimal, main_system, undated, utf8_text, whole
 from .errors import Issue, ParseError
 
 FORMAT_MARK = "uscf-crosstable"
@@ -92,11 +92,7 @@ def read(path: Path | str, *, event_date: date | None = None,
     of sections with neither ``systems`` nor a time control we can read; ``data``: the
     file's bytes, if already read."""
     path = Path(path)
-    try:
-        text = (path.read_bytes() if data is None else data).decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte "
-                                           f"{error.start})")]) from None
+    text = utf8_text(path.read_bytes() if data is None else data, str(path))
     if text.lstrip().startswith(("{", "[")):
         return parse_json(text, str(path), event_date=event_date, systems=systems)
     return parse_csv(text, str(path), event_date=event_date, systems=systems)

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Rating, System
-from .common import kind_of, load_json
+from .common import kind_of, load_json, utf8_text
 from .errors import Issue, ParseError
-from .ratings_api import BUNDLE_MARK, UNPUBLISHED_N, is_history_page, number_of
+from .ratings_api import BUNDLE_MARK, UNPUBLISHED_N, is_history_page, number_of, read_day
 
 #: ``ratingSource`` values that are not a US Chess rating system (OpenAPI RatingSource)
 NOT_RATINGS = frozenset({"U", "DNR", "C", "F", "CFC"})
@@ -120,12 +120,7 @@ def read_history(path: Path | str, member: str | None = None,
     for API pages, and checked against a fetched file's."""
     path = Path(path)
     source = str(path)
-    raw = path.read_bytes() if data is None else data
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ParseError(source, [Issue("", f"not UTF-8 text ({error.reason} at byte "
-                                        f"{error.start})")]) from None
+    text = utf8_text(path.read_bytes() if data is None else data, source)
     reader = _Reader()
     found = reader.history(load_json(text, source), member)
     if reader.issues or found is None:
@@ -259,13 +254,7 @@ class _Reader:
 
     def day(self, record: dict[str, Any], key: str, where: str) -> date | None:
         value = record.get(key)
-        if value is None:
-            return None
-        try:
-            return date.fromisoformat(str(value)[:10])
-        except ValueError:
-            self.problem(f"{where}.{key}", f"expected a date (YYYY-MM-DD), found {value!r}")
-            return None
+        return None if value is None else read_day(value, f"{where}.{key}", self.issues)
 
 
 def _breaks(entries: list[HistoryEntry]) -> list[str]:

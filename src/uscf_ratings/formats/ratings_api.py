@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, EventDetails, Player, Rating, Result, Section, SectionType, System
-from .common import DATE_HELP, kind_of, load_json
+from .common import DATE_HELP, kind_of, load_json, utf8_text
 from .errors import Issue, ParseError
 from .outputs import total
 
@@ -134,13 +134,8 @@ def read_records(path: Path | str, *, event_date: date | None = None,
     """Read ratings-API records (a standings page, or an event saved by ``uscf fetch``)
     as the module's docstring says; a `ParseError` naming every problem otherwise."""
     path = Path(path)
-    raw = path.read_bytes() if data is None else data
     source = str(path)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ParseError(source, [Issue("", f"not UTF-8 text ({error.reason} at byte "
-                                        f"{error.start})")]) from None
+    text = utf8_text(path.read_bytes() if data is None else data, source)
     reader = _Reader(path, event_date, systems)
     found = reader.records(load_json(text, source))
     if reader.issues or found is None:
@@ -287,11 +282,7 @@ class _Reader:
         value = record.get(key)
         if value is None and default is not None:
             return default
-        try:
-            return date.fromisoformat(str(value)[:10])
-        except ValueError:
-            self.problem(f"{where}.{key}", f"expected a date (YYYY-MM-DD), found {value!r}")
-            return None
+        return read_day(value, f"{where}.{key}", self.issues)
 
     def rows(self, pages: list[Any], page_path: str) -> list[tuple[str, dict[str, Any]]]:
         """Every row of ``pages``, in order, each with its place in the file:
@@ -433,6 +424,16 @@ def _ratings(count: int) -> str:
 def _is_page(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("items"), list) and all(
         isinstance(row, dict) and "roundOutcomes" in row for row in data["items"])
+
+
+def read_day(value: Any, where: str, issues: list[Issue]) -> date | None:
+    """A record's date (YYYY-MM-DD, a time after it ignored); None, with an issue at
+    ``where``, if it is not one."""
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        issues.append(Issue(where, f"expected a date (YYYY-MM-DD), found {value!r}"))
+        return None
 
 
 def is_history_page(data: Any) -> bool:
