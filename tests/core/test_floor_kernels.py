@@ -9,6 +9,7 @@ import random
 from decimal import ROUND_HALF_UP, Decimal
 
 from uscf_ratings.core import kernels
+from uscf_ratings.core.constants import DOCUMENTED
 
 
 def as_written(peak: float) -> float | None:
@@ -25,6 +26,6 @@ def test_peak_floor_rounds_as_written() -> None:
     peaks += [math.nextafter(rng.randint(100, 3000) + 0.5, 0) for _ in range(5000)]
     peaks += [round(rng.uniform(100, 3000), 2) for _ in range(5000)]
     for peak in peaks:
-        found = kernels.peak_floor(peak)
+        found = kernels.peak_floor(peak, DOCUMENTED)
         expected = as_written(peak)
         assert (None if math.isnan(found) else found) == expected, peak

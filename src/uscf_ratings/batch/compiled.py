@@ -17,7 +17,7 @@ from typing import Any
 
 import numba
 
-from ..core import kernels, procedure, records
+from ..core import constants, kernels, procedure, records
 
 #: kernel names in dependency order: each may call only the ones before it
 KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard", "objective",
@@ -58,7 +58,8 @@ def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
 
 
 #: every file whose code the compiled functions hold
-SOURCES = tuple(Path(module.__file__ or "") for module in (kernels, procedure, records)) + (
+SOURCES = tuple(Path(module.__file__ or "")
+                for module in (constants, kernels, procedure, records)) + (
     Path(__file__), Path(__file__).with_name("engine.py"))
 drop_stale_caches(SOURCES, Path(__file__).parent / "__pycache__" / "kernels.sha256")
 

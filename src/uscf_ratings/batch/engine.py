@@ -19,6 +19,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.constants import DOCUMENTED, Constants
 from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
 from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
@@ -47,6 +48,7 @@ class Laid:
     before: Before
     games: Games
     keys: tuple[tuple[int, int, System], ...]  #: (section index, pair, system) per row
+    constants: Constants  #: the formulas' numbers of the sections' rule sets
 
     @property
     def player_games(self) -> int:
@@ -66,7 +68,7 @@ def lay_out(sections: Sequence[Section]) -> Laid:
         rows, _ = before_rows(laid, laid.ratings, {}, rules, section.end_date)
         gathered.add(laid, rows)
         keys += [(index, pair, system) for system in systems for pair in laid.pairs]
-    return Laid(*arrays(gathered), tuple(keys))
+    return Laid(*arrays(gathered), tuple(keys), gathered.constants or DOCUMENTED)
 
 
 def arrays(gathered: Columns) -> tuple[Terms, Before, Games]:
@@ -106,7 +108,7 @@ def _column(name: str, values: Sequence[Any]) -> NDArray[Any]:
 
 def rate_columns(laid: Laid) -> NDArray[np.float64]:
     """Post-event ratings of every row (NaN for a player with no rated game)."""
-    return _array(rate_all(laid.terms, laid.before, laid.games).post)
+    return _array(rate_all(laid.terms, laid.before, laid.games, laid.constants).post)
 
 
 def _array(column: Any) -> NDArray[Any]:
@@ -115,15 +117,15 @@ def _array(column: Any) -> NDArray[Any]:
     return cast("NDArray[Any]", column)  # a string: NDArray[Any] costs a typing call each time
 
 
-def rate_all(terms: Terms, before: Before, games: Games) -> Final:
+def rate_all(terms: Terms, before: Before, games: Games, c: Constants) -> Final:
     """`procedure.prepare` and `procedure.rate` for every group, compiled: the event's
     outcome for every row."""
     if len(terms.start) < PARALLEL_FROM:
-        done: Final = _rate_serial(terms, before, games)
+        done: Final = _rate_serial(terms, before, games, c)
         return done
     # allocated apart: Numba's parallel functions do not take tuples of records unpacked
     prepared, step3, step4, step5, final = _records(len(before.r0))
-    _rate_parallel(terms, before, games, prepared, step3, step4, step5, final)
+    _rate_parallel(terms, before, games, prepared, step3, step4, step5, final, c)
     return final
 
 
@@ -152,29 +154,30 @@ def _records(rows: int) -> tuple[Prepared, Trace, Trace, Trace, Final]:
 
 @numba.njit(cache=True, nogil=True)
 def _group(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
-           step3: Trace, step4: Trace, step5: Trace, final: Final) -> None:
-    prepare(g, terms, before, games, prepared, final)
+           step3: Trace, step4: Trace, step5: Trace, final: Final, c: Constants) -> None:
+    prepare(g, terms, before, games, prepared, final, c)
     room = most_games(g, terms, games)
     rate(g, terms, before, games, prepared, step3, step4, step5, final, np.empty(room),
-         np.empty(2 * room + 2))
+         np.empty(2 * room + 2), c)
 
 
 @numba.njit(cache=True, nogil=True)
-def _rate_serial(terms: Terms, before: Before, games: Games) -> Final:
+def _rate_serial(terms: Terms, before: Before, games: Games, c: Constants) -> Final:
     """One group after another: for a few groups, where starting threads costs more than
     it saves."""
     prepared, step3, step4, step5, final = _records(len(before.r0))
     for g in range(len(terms.start)):
-        _group(g, terms, before, games, prepared, step3, step4, step5, final)
+        _group(g, terms, before, games, prepared, step3, step4, step5, final, c)
     return final
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
 def _rate_parallel(terms: Terms, before: Before, games: Games, prepared: Prepared,
-                   step3: Trace, step4: Trace, step5: Trace, final: Final) -> None:
+                   step3: Trace, step4: Trace, step5: Trace, final: Final, c: Constants
+                   ) -> None:
     """One group per task, on all cores."""
     for g in numba.prange(len(terms.start)):
-        _group(g, terms, before, games, prepared, step3, step4, step5, final)
+        _group(g, terms, before, games, prepared, step3, step4, step5, final, c)
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
@@ -193,7 +196,7 @@ def outcomes(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Befo
     (per row, with their `Before` values ``rows``), as the office stores it."""
     gathered = Columns()
     gathered.add(laid, rows)
-    final = rate_all(*arrays(gathered))
+    final = rate_all(*arrays(gathered), laid.constants)
     games = Games(gathered.first, gathered.last, gathered.opponent, gathered.score)
     return stored_outcomes(laid, ratings, games, _lists(final), end)
 

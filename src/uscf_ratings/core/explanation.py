@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
+from .constants import Constants
 from .floors import Floors, none_for_nan
 from .initial import Initial
-from .kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, SPECIAL_MAX_GAMES, UNKNOWN
+from .kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, UNKNOWN
 from .layout import Lineup
 from .model import Rating
 from .records import Before, Final, Games, Prepared, Trace
@@ -70,14 +71,14 @@ def _known(count: int) -> int | None:
     return None if count == UNKNOWN else count
 
 
-def reason(n: int, prior: int, special: bool) -> str:
+def reason(n: int, prior: int, special: bool, c: Constants) -> str:
     """Why Step 4 chose its formula (section 4.1 and Step 4)."""
     if prior == PRIOR_ALL_WINS:
         return "all earlier games were wins (section 4.1)"
     if prior == PRIOR_ALL_LOSSES:
         return "all earlier games were losses (section 4.1)"
     sign = "<=" if special else ">"
-    return f"N = {n} {sign} {SPECIAL_MAX_GAMES} (Step 4)"
+    return f"N = {n} {sign} {c.special_max_games:g} (Step 4)"
 
 
 def explain_group(g: int, laid: Lineup, initials: dict[int, Initial], before: Before,
@@ -103,7 +104,7 @@ def explain_group(g: int, laid: Lineup, initials: dict[int, Initial], before: Be
             pre_games=None if rating is None else rating.games,
             r0=before.r0[row], n=n, n_eff=n_eff, m=m, score=prepared.score[row],
             formula=("special" if special else "standard") if m else "none",
-            reason=reason(n, prepared.prior[row], special) if m else
+            reason=reason(n, prepared.prior[row], special, laid.constants) if m else
             "no rated game in this event",
             initial=initials.get(row),
             notes=() if rating is None or rating.games_known else (

@@ -10,11 +10,7 @@ import math
 from dataclasses import dataclass
 
 from . import kernels
-from .kernels import ABSOLUTE_FLOOR, ABSOLUTE_FLOOR_CAP, OLM_FLOOR, OLM_GAMES
-
-__all__ = ["ABSOLUTE_FLOOR", "ABSOLUTE_FLOOR_CAP", "OLM_FLOOR", "OLM_GAMES", "Floors",
-           "absolute_floor", "lowered", "nan_for_none", "none_for_nan", "olm_floor",
-           "peak_floor"]
+from .constants import DOCUMENTED, Constants
 
 
 def none_for_nan(value: float) -> float | None:
@@ -27,26 +23,27 @@ def nan_for_none(value: float | None) -> float:
     return math.nan if value is None else value
 
 
-def absolute_floor(wins: int, draws: int, events3: int) -> float:
+def absolute_floor(wins: int, draws: int, events3: int, c: Constants = DOCUMENTED) -> float:
     """AF = min(100 + 4 N_W + 2 N_D + N_R, 150).
 
     >>> absolute_floor(3, 1, 10)
     124.0
     """
-    return kernels.absolute_floor(wins, draws, events3)
+    return kernels.absolute_floor(wins, draws, events3, c)
 
 
-def peak_floor(peak: float | None) -> float | None:
+def peak_floor(peak: float | None, c: Constants = DOCUMENTED) -> float | None:
     """The floor from the highest established rating: round it, subtract 200, and take the
     level at or just below among 1200, 1300, ..., 2100.
 
     >>> peak_floor(1941), peak_floor(1999.51), peak_floor(1388)
     (1700.0, 1800.0, None)
     """
-    return None if peak is None else none_for_nan(kernels.peak_floor(peak))
+    return None if peak is None else none_for_nan(kernels.peak_floor(peak, c))
 
 
-def olm_floor(regular: bool, olm: bool, games_above_2200: int | None) -> float | None:
+def olm_floor(regular: bool, olm: bool, games_above_2200: int | None,
+              c: Constants = DOCUMENTED) -> float | None:
     """2200 for the Regular rating of an Original Life Master or of a player with 300
     games while established above 2200; an unknown count gives no credit.
 
@@ -54,7 +51,7 @@ def olm_floor(regular: bool, olm: bool, games_above_2200: int | None) -> float |
     (2200.0, None)
     """
     above = kernels.UNKNOWN if games_above_2200 is None else games_above_2200
-    return none_for_nan(kernels.olm_floor(regular, olm, above))
+    return none_for_nan(kernels.olm_floor(regular, olm, above, c))
 
 
 def lowered(floor: float | None, lowered_from: float | None, lowered_to: float | None) -> float | None:

@@ -42,6 +42,7 @@ def rate_foreign(section: Section, rules: RuleSet, system: System, entrants: Seq
         how = f"FIDE conversion of {rules.fide_conversion}"
     results: list[RatingResult | None] = [None] * len(entrants)
     problems = []
+    c = rules.constants
     for i, entrant in enumerate(entrants):
         rating = next((p.ratings[system] for p in entrant.rows if system in p.ratings), None)
         if rating is None:
@@ -57,9 +58,9 @@ def rate_foreign(section: Section, rules: RuleSet, system: System, entrants: Seq
         prior = prior_for(entrant, system, rules, section)
         opponents = tuple(convert(_fide(entrants[g.opponent])) for g in rated)
         score = math.fsum(g.score for g in rated)
-        k = k_factor(prior.n_eff, len(rated), section.k)
-        step = standard_step(5, prior, opponents, score, k, bonus_threshold_for(rated, rules))
-        state = history_after(prior, rated, section)
+        k = k_factor(prior.n_eff, len(rated), section.k, c=c)
+        step = standard_step(5, prior, opponents, score, k, bonus_threshold_for(rated, rules), c)
+        state = history_after(prior, rated, section, c)
         floors = floors_for(prior, rated, state, system, rules)
         final, applied = held_by_floors(step.rating, floors)
         ignored = len(games[i]) - len(rated)
@@ -69,7 +70,7 @@ def rate_foreign(section: Section, rules: RuleSet, system: System, entrants: Seq
             n_eff=prior.n_eff, m=len(rated), score=score, formula="fide_foreign",
             reason=f"foreign FIDE event (section 6): standard formula once, {how}",
             steps=(step,), floors=floors, floor_applied=applied, post=final,
-            games_after=state.games, state_after=finish_state(state, final), notes=notes)
+            games_after=state.games, state_after=finish_state(state, final, c), notes=notes)
     if problems:
         raise SectionError(problems)
     return results

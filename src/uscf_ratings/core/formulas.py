@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from . import kernels
+from .constants import DOCUMENTED, Constants
 from .model import KFactor
 
 
@@ -49,33 +50,40 @@ def published_form(rating: float | None, games: int | None) -> str:
     return f"{rounded_rating(rating)}" + (f"P{games}" if provisional else "")
 
 
-def n_star(r0: float) -> float:
+def n_star(r0: float, c: Constants = DOCUMENTED) -> float:
     """N* of section 3 (formula 1): the most games' worth of information a rating carries.
 
     >>> round(n_star(1700), 1)
     20.0
     """
-    return kernels.n_star(r0)
+    return kernels.n_star(r0, c)
 
 
-def effective_games(n: int, r0: float) -> float:
+def effective_games(n: int, r0: float, c: Constants = DOCUMENTED) -> float:
     """N' = min(N, N*), section 3."""
-    return kernels.effective_games(n, r0)
+    return kernels.effective_games(n, r0, c)
 
 
-pwe = kernels.pwe  #: PWe(R, Ri), section 4.1
-we = kernels.we  #: We(R, Ri), section 4.2
+def pwe(r: float, ri: float, c: Constants = DOCUMENTED) -> float:
+    """PWe(R, Ri), section 4.1."""
+    return kernels.pwe(r, ri, c)
 
 
-def expected_score(r: float, opponents: Sequence[float]) -> float:
+def we(r: float, ri: float, c: Constants = DOCUMENTED) -> float:
+    """We(R, Ri), section 4.2."""
+    return kernels.we(r, ri, c)
+
+
+def expected_score(r: float, opponents: Sequence[float], c: Constants = DOCUMENTED) -> float:
     """E = sum of We(R0, Ri) over the games, section 4.2, summed in sorted order so that
     the order of the games does not matter."""
     ratings = sorted(opponents)
-    return kernels.expected(r, ratings, len(ratings))
+    return kernels.expected(r, ratings, len(ratings), c)
 
 
 def k_factor(
-    n_eff: float, m: int, kind: KFactor = KFactor.FULL, dual_rating: float | None = None
+    n_eff: float, m: int, kind: KFactor = KFactor.FULL, dual_rating: float | None = None,
+    c: Constants = DOCUMENTED,
 ) -> float:
     """K of section 4.2.
 
@@ -89,7 +97,7 @@ def k_factor(
     (66.67, 50.0)
     """
     return kernels.k_factor(n_eff, m, kind is KFactor.HALF,
-                            math.nan if dual_rating is None else dual_rating)
+                            math.nan if dual_rating is None else dual_rating, c)
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,7 @@ def standard_rating(
     score: float,
     k: float,
     bonus_threshold: float | None,
+    c: Constants = DOCUMENTED,
 ) -> StandardOutcome:
     """The standard formula of section 4.2: Rs = R0 + K(S - E) + bonus.
 
@@ -116,12 +125,14 @@ def standard_rating(
     """
     ratings = sorted(opponents)  # one order of summation, whatever order the games came in
     rating, expected, change, bonus = kernels.standard(
-        r0, ratings, len(ratings), score, k, math.nan if bonus_threshold is None else bonus_threshold)
+        r0, ratings, len(ratings), score, k,
+        math.nan if bonus_threshold is None else bonus_threshold, c)
     return StandardOutcome(rating, k, expected, change, bonus, bonus_threshold is not None)
 
 
-def bonus_eligible(games_per_opponent: Sequence[int], m3_needs_distinct: bool) -> bool:
+def bonus_eligible(games_per_opponent: Sequence[int], m3_needs_distinct: bool,
+                   c: Constants = DOCUMENTED) -> bool:
     """Section 4.2: m >= 3 and no opponent met more than twice; from the 2024 text, with
     m = 3 no opponent met more than once."""
     return kernels.bonus_eligible(sum(games_per_opponent), max(games_per_opponent, default=0),
-                                  m3_needs_distinct)
+                                  m3_needs_distinct, c)

@@ -147,17 +147,17 @@ def _age(player: Player, rules: RuleSet, end_date: date) -> Initial:
 
 # --- Blended initialization (2024 and 2025 texts, section 2) -----------------------
 
-#: Game Factor G_k by (system being initialized, source system); 5 for any other pair.
-GAME_FACTORS: dict[tuple[System, System], float] = {
-    **{(target, R): 10.0 for target in System},  # "For the OTBR rating, this is (at most) 10."
-    (OB, B): 10.0,  # "For initializing an OLB rating, this is (at most) 10 from an OTBB rating."
-    (OQ, Q): 10.0,  # "For initializing OLQ rating, this is (at most) 10 from an OTBQ rating."
-}
-OTHER_GAME_FACTOR = 5.0
-CFC_GAME_FACTOR = 5.0  # 2024 text, 2.2; 2025 text, 2.2
+#: The (system being initialized, source system) pairs whose Game Factor G_k is the larger
+#: one (at most 10, `Constants.init_game_factor`); any other pair's is the smaller (5).
+LARGER_GAME_FACTOR: frozenset[tuple[System, System]] = frozenset({
+    *((target, R) for target in System),  # "For the OTBR rating, this is (at most) 10."
+    (OB, B),  # "For initializing an OLB rating, this is (at most) 10 from an OTBB rating."
+    (OQ, Q),  # "For initializing OLQ rating, this is (at most) 10 from an OTBQ rating."
+})
 
 
 def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> Initial:
+    c = rules.constants
     raw: list[tuple[str, float, float, date | None]] = []  # (source, X_k, G_k, rating date)
     for other in SYSTEMS:
         rating = player.ratings.get(other)
@@ -165,16 +165,18 @@ def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> 
             continue
         # "The Game Factor for a rating system can be no higher than the number of games
         # actually credited under the system."
-        factor = min(GAME_FACTORS.get((system, other), OTHER_GAME_FACTOR), rating.games)
+        larger = (system, other) in LARGER_GAME_FACTOR
+        factor = min(c.init_game_factor if larger else c.init_other_game_factor, rating.games)
         raw.append((other.value, rating.rating, factor, rating.date))
     if player.fide is not None:
         fide = player.fide.rating
-        factor = 10.0 if fide > rules.fide_game_factor_split else 5.0
+        factor = (c.init_game_factor if fide > rules.fide_game_factor_split
+                  else c.init_other_game_factor)
         raw.append(("FIDE", conversions.FIDE[rules.fide_conversion](fide), factor,
                     player.fide.date))
     if player.cfc is not None and (player.cfc.canadian_resident or not rules.cfc_needs_residency):
         raw.append(("CFC", conversions.CFC[rules.cfc_conversion](player.cfc.rating),
-                    CFC_GAME_FACTOR, player.cfc.date))
+                    c.init_other_game_factor, player.cfc.date))  # 2025 text, 2.2
     if not raw:
         return _age(player, rules, end_date)
 
@@ -184,13 +186,13 @@ def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> 
         days = (end_date - rated_on).days if rated_on is not None else 0
         p_k, _ = conversions.age_based_rating(
             player.birth_date, player.adult, rated_on or end_date, rules.missing_age_rule)
-        z = min(6.0, (x - p_k) / 350)
-        s = math.exp(0.06 * (z - 6) * days / 365.25)
+        z = min(c.init_z_cap, (x - p_k) / c.init_z_scale)
+        s = math.exp(c.init_staleness * (z - c.init_z_cap) * days / 365.25)
         sources.append(Source(name, x, factor, days, p_k, z, s, factor * s))
     total = math.fsum(src.weight or 0.0 for src in sources)
     # The texts round R0 to an integer; the published decimals show it is not rounded.
     r0 = math.fsum((src.weight or 0.0) * src.rating for src in sources) / total
-    games = math.ceil(min(10.0, total))
+    games = math.ceil(min(c.init_games_cap, total))
     names = ", ".join(f"{s.source} {s.rating:.2f} (W {s.weight:.2f})" for s in sources)
     return Initial(r0, games, "blended",
                    f"weighted average of {names} (2025 text, section 2)", tuple(sources))

@@ -14,85 +14,82 @@ from __future__ import annotations
 
 import math
 
+from .constants import Constants
 from .records import Column
 
 EPSILON = 1e-7  #: "a tolerance to detect values different from zero" (section 4.1)
-SPECIAL_CAP = 2700.0  #: the special formula never gives more than 2700
 #: Knots lie exactly 400 from a rating and the walk stops on knots, so the p count of
 #: step 4 meets its boundary all the time; a rounding error must not decide it.
 KNOT_SLACK = 1e-9
 MAX_STEPS = 10_000
 PRIOR_NONE, PRIOR_ALL_WINS, PRIOR_ALL_LOSSES = 0, 1, 2
-#: "If a player's rating R0 from Step 1 is based upon 8 or fewer games" (Step 4)
-SPECIAL_MAX_GAMES = 8
-#: "If the resulting rating ... is less than 100, then change the rating to 100" (Steps 3-5)
-STEP_FLOOR = 100.0
 
 
-def pwe(r: float, ri: float) -> float:
-    """Provisional winning expectancy PWe(R, Ri), section 4.1."""
-    if r <= ri - 400:
+def pwe(r: float, ri: float, c: Constants) -> float:
+    """Provisional winning expectancy PWe(R, Ri), section 4.1 (0.5 + (R - Ri)/800 within
+    400 of Ri)."""
+    if r <= ri - c.pwe_width:
         return 0.0
-    if r >= ri + 400:
+    if r >= ri + c.pwe_width:
         return 1.0
-    return 0.5 + (r - ri) / 800
+    return 0.5 + (r - ri) / (2.0 * c.pwe_width)
 
 
-def we(r: float, ri: float) -> float:
+def we(r: float, ri: float, c: Constants) -> float:
     """Standard winning expectancy We(R, Ri) = 1/(1 + 10^(-(R - Ri)/400)), section 4.2."""
-    return 1.0 / (1.0 + math.pow(10.0, -(r - ri) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -(r - ri) / c.we_scale))
 
 
-def n_star(r0: float) -> float:
+def n_star(r0: float, c: Constants) -> float:
     """N* of section 3 (formula 1)."""
-    if r0 > 2355:
-        return 50.0
-    return 50.0 / math.sqrt(0.662 + 0.00000739 * (2569.0 - r0) ** 2)
+    if r0 > c.n_star_top:
+        return c.n_star_games
+    return c.n_star_games / math.sqrt(c.n_star_a + c.n_star_b * (c.n_star_centre - r0) ** 2)
 
 
-def effective_games(n: int, r0: float) -> float:
+def effective_games(n: int, r0: float, c: Constants) -> float:
     """N' = min(N, N*), section 3 (Step 2)."""
-    return min(n, n_star(r0))
+    return min(n, n_star(r0, c))
 
 
-def expected(r0: float, opponents: Column[float], m: int) -> float:
+def expected(r0: float, opponents: Column[float], m: int, c: Constants) -> float:
     """E = sum of We(R0, Ri) over the m games (opponents sorted ascending)."""
     total = 0.0
     for i in range(m):
-        total += we(r0, opponents[i])
+        total += we(r0, opponents[i], c)
     return total
 
 
 def standard(r0: float, opponents: Column[float], m: int, score: float, k: float,
-             bonus_threshold: float) -> tuple[float, float, float, float]:
+             bonus_threshold: float, c: Constants) -> tuple[float, float, float, float]:
     """The standard formula of section 4.2: Rs = R0 + K(S - E) + bonus, with
     bonus = max(0, K(S - E) - B sqrt(m')) and m' = max(m, 4) for an eligible player
     (``bonus_threshold`` is B, or NaN when the player is not eligible). Returns
     (Rs, E, K(S - E), bonus)."""
-    e = expected(r0, opponents, m)
+    e = expected(r0, opponents, m, c)
     change = k * (score - e)
     bonus = 0.0
     if not math.isnan(bonus_threshold):
-        bonus = max(0.0, change - bonus_threshold * math.sqrt(max(m, 4)))
+        bonus = max(0.0, change - bonus_threshold * math.sqrt(max(float(m), c.bonus_m_floor)))
     return r0 + change + bonus, e, change, bonus
 
 
 def objective(r: float, n_eff: float, r0_adj: float, opponents: Column[float], m: int,
-              s_adj: float) -> float:
+              s_adj: float, c: Constants) -> float:
     """f(R) = N' PWe(R, R0') + sum PWe(R, Ri) - S' of section 4.1."""
-    total = n_eff * pwe(r, r0_adj)
+    total = n_eff * pwe(r, r0_adj, c)
     for i in range(m):
-        total += pwe(r, opponents[i])
+        total += pwe(r, opponents[i], c)
     return total - s_adj
 
 
-def _knots(r0_adj: float, opponents: Column[float], m: int,
-           knots: Column[float]) -> int:
+def _knots(r0_adj: float, opponents: Column[float], m: int, knots: Column[float],
+           c: Constants) -> int:
     """Fill ``knots`` (room for 2m + 2) with the sorted distinct knots; return how many."""
     count = 0
     for k in range(m + 1):
         centre = r0_adj if k == m else opponents[k]
-        for value in (centre - 400.0, centre + 400.0):
+        for value in (centre - c.pwe_width, centre + c.pwe_width):
             # insertion into the sorted prefix, skipping duplicates
             j = count
             while j > 0 and knots[j - 1] > value:
@@ -123,8 +120,8 @@ def _above(knots: Column[float], q: int, m: float) -> int:
 
 
 def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, score: float,
-                 prior: int, strict: bool,
-                 knots: Column[float]) -> tuple[float, int, bool, float, float, bool]:
+                 prior: int, strict: bool, knots: Column[float],
+                 c: Constants) -> tuple[float, int, bool, float, float, bool]:
     """The special rating of section 4.1, as the knot walk of the 2025 text.
 
     ``prior`` is PRIOR_NONE, PRIOR_ALL_WINS or PRIOR_ALL_LOSSES; ``strict`` counts
@@ -133,22 +130,22 @@ def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, scor
     whether the cap applied).
     """
     if prior == PRIOR_ALL_WINS:
-        r0_adj, s_adj = r0 - 400.0, score + n_eff
+        r0_adj, s_adj = r0 - c.pwe_width, score + n_eff
     elif prior == PRIOR_ALL_LOSSES:
-        r0_adj, s_adj = r0 + 400.0, score
+        r0_adj, s_adj = r0 + c.pwe_width, score
     else:
         r0_adj, s_adj = r0, score + n_eff / 2.0
-    q = _knots(r0_adj, opponents, m, knots)
+    q = _knots(r0_adj, opponents, m, knots, c)
 
     mm = r0_adj  # step 1: start at M = R0'
     for _ in range(MAX_STEPS):
-        fm = objective(mm, n_eff, r0_adj, opponents, m, s_adj)
+        fm = objective(mm, n_eff, r0_adj, opponents, m, s_adj, c)
         if fm > EPSILON:  # step 2: walk down to the largest knot below M
             a = _below(knots, q, mm)
             if a < 0:  # f is flat (-S' <= 0) below the lowest knot: cannot happen here
                 break
             za = knots[a]
-            fza = objective(za, n_eff, r0_adj, opponents, m, s_adj)
+            fza = objective(za, n_eff, r0_adj, opponents, m, s_adj, c)
             if abs(fm - fza) < EPSILON:
                 mm = za
                 continue
@@ -159,7 +156,7 @@ def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, scor
             if b == q:
                 break
             zb = knots[b]
-            fzb = objective(zb, n_eff, r0_adj, opponents, m, s_adj)
+            fzb = objective(zb, n_eff, r0_adj, opponents, m, s_adj, c)
             if abs(fzb - fm) < EPSILON:
                 mm = zb
                 continue
@@ -172,7 +169,8 @@ def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, scor
     p = 0
     for k in range(m + 1):
         distance = abs(mm - (r0_adj if k == m else opponents[k]))
-        if (distance < 400.0 - KNOT_SLACK) if strict else (distance <= 400.0 + KNOT_SLACK):
+        if (distance < c.pwe_width - KNOT_SLACK) if strict else \
+                (distance <= c.pwe_width + KNOT_SLACK):
             p += 1
     moved = False
     if p == 0:  # f is flat at 0 around M: take the point of [za, zb] nearest R0
@@ -184,8 +182,8 @@ def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, scor
             mm = knots[b]
         else:
             mm = r0
-    capped = mm > SPECIAL_CAP
-    return (SPECIAL_CAP if capped else mm), p, moved, r0_adj, s_adj, capped
+    capped = mm > c.special_cap
+    return (c.special_cap if capped else mm), p, moved, r0_adj, s_adj, capped
 
 
 # --- K, the history counts and the floors (sections 4.2 and 5) ------------------------------
@@ -194,33 +192,28 @@ def special_walk(r0: float, n_eff: float, opponents: Column[float], m: int, scor
 # (formulas.py, floors.py, steps.py).
 
 UNKNOWN = -1  #: a history count that is not known
-ABSOLUTE_FLOOR = 100.0  #: "No rating can be lower than the absolute rating floor."
-ABSOLUTE_FLOOR_CAP = 150.0
-PEAK_FLOOR_LOWEST, PEAK_FLOOR_HIGHEST = 1200.0, 2100.0  #: the levels 1200, 1300, ..., 2100
-OLM_FLOOR = 2200.0
-OLM_GAMES = 300  #: rated games with an established rating above 2200
-ESTABLISHED_AFTER = 25  #: "established" means based on more than 25 games
 
 
-def k_factor(n_eff: float, m: int, half: bool, dual_rating: float) -> float:
+def k_factor(n_eff: float, m: int, half: bool, dual_rating: float, c: Constants) -> float:
     """K of section 4.2: 800/(N' + m), or the 2004 page's half K, 400/(N' + m/2).
 
     ``dual_rating`` is the pre-event rating for the Regular rating of a dual-rated event
     (above 2200 the numerator is 800(6.5 - 0.0025R), and 200 from 2500), else NaN."""
-    numerator = 800.0
-    if dual_rating > 2200.0:  # False for NaN
-        numerator = 800.0 * (6.5 - 0.0025 * dual_rating) if dual_rating < 2500.0 else 200.0
+    numerator = c.k_numerator
+    if dual_rating > c.dual_k_from:  # False for NaN
+        numerator = (c.k_numerator * (c.dual_k_a - c.dual_k_b * dual_rating)
+                     if dual_rating < c.dual_k_top else c.dual_k_top_numerator)
     if half:
         return (numerator / 2.0) / (n_eff + m / 2.0)
     return numerator / (n_eff + m)
 
 
-def bonus_eligible(m: int, most: int, m3_needs_distinct: bool) -> bool:
+def bonus_eligible(m: int, most: int, m3_needs_distinct: bool, c: Constants) -> bool:
     """Section 4.2: m >= 3 rated games and no opponent met more than twice (``most`` is the
     most games against one opponent); from the 2024 text, with m = 3 none met twice."""
-    if m < 3:
+    if m < c.bonus_min_games:
         return False
-    if m == 3 and m3_needs_distinct:
+    if m == c.bonus_min_games and m3_needs_distinct:
         return most <= 1
     return most <= 2
 
@@ -236,23 +229,23 @@ def all_losses(rated: bool, n: int, wins: int, draws: int, losses: int) -> bool:
     return all_wins(rated, n, losses, draws, wins)
 
 
-def uses_special(n: int, all_won: bool, all_lost: bool) -> bool:
+def uses_special(n: int, all_won: bool, all_lost: bool, c: Constants) -> bool:
     """Step 4's choice of formula: special for N <= 8 or an all-wins/all-losses
     history (section 4.1); it rests on N, never on N'."""
-    return n <= SPECIAL_MAX_GAMES or all_won or all_lost
+    return n <= c.special_max_games or all_won or all_lost
 
 
 def counts_after(rated: bool, n: int, r0: float, m: int, wins: int, draws: int,
-                 wins0: int, draws0: int, losses0: int, events3_0: int, above0: int
-                 ) -> tuple[int, int, int, int, int, int]:
+                 wins0: int, draws0: int, losses0: int, events3_0: int, above0: int,
+                 c: Constants) -> tuple[int, int, int, int, int, int]:
     """The history counts after the event: games, wins, draws, losses, events of three
     or more games and games played while established above 2200 (sections 1 and 5).
     An unrated player's history starts here; an unknown count stays unknown."""
     losses = m - wins - draws
-    events3 = 1 if m >= 3 else 0
+    events3 = 1 if m >= c.absolute_floor_event_games else 0
     if not rated:
         return n + m, wins, draws, losses, events3, 0
-    above = m if (n > ESTABLISHED_AFTER and r0 > OLM_FLOOR) else 0
+    above = m if (n > c.established_after and r0 > c.olm_floor) else 0
     return (n + m, plus_known(wins0, wins), plus_known(draws0, draws),
             plus_known(losses0, losses), plus_known(events3_0, events3),
             plus_known(above0, above))
@@ -260,20 +253,21 @@ def counts_after(rated: bool, n: int, r0: float, m: int, wins: int, draws: int,
 
 def personal_floors(absolute_applies: bool, regular: bool, wins: int, draws: int, events3: int,
                     peak: float, olm: bool, games_above_2200: int, lowered_from: float,
-                    lowered_to: float) -> tuple[float, float, float]:
+                    lowered_to: float, c: Constants) -> tuple[float, float, float]:
     """The computed floors of section 5 after an event: AF (100 where the rule set does
     not give it), the peak floor and the OLM floor (NaN: none), the last two as an office
     lowered them (section 7). ``wins``, ``draws`` and ``events3`` are the counts AF
     credits, this event's included; earlier counts that are unknown give no credit."""
-    absolute = absolute_floor(wins, draws, events3) if absolute_applies else ABSOLUTE_FLOOR
-    return (absolute, lowered(peak_floor(peak), lowered_from, lowered_to),
-            lowered(olm_floor(regular, olm, games_above_2200), lowered_from, lowered_to))
+    absolute = absolute_floor(wins, draws, events3, c) if absolute_applies else \
+        c.absolute_floor
+    return (absolute, lowered(peak_floor(peak, c), lowered_from, lowered_to),
+            lowered(olm_floor(regular, olm, games_above_2200, c), lowered_from, lowered_to))
 
 
-def olm_after(olm: bool, games_above_2200: int) -> bool:
+def olm_after(olm: bool, games_above_2200: int, c: Constants) -> bool:
     """The Original Life Master title after the event: 300 games while established above
     2200 earn it (section 5)."""
-    return olm or games_above_2200 >= OLM_GAMES
+    return olm or games_above_2200 >= c.olm_games
 
 
 def plus_known(before: int, here: int) -> int:
@@ -281,27 +275,28 @@ def plus_known(before: int, here: int) -> int:
     return UNKNOWN if before == UNKNOWN else before + here
 
 
-def peak_before(peak: float, rating: float, games: int) -> float:
+def peak_before(peak: float, rating: float, games: int, c: Constants) -> float:
     """The highest established rating attained before this event (NaN: none): the
     recorded peak, or the pre-event rating if established and higher."""
-    if games > ESTABLISHED_AFTER and not math.isnan(rating):
+    if games > c.established_after and not math.isnan(rating):
         return rating if math.isnan(peak) else max(peak, rating)
     return peak
 
 
-def peak_after(peak: float, games_after: int, final: float) -> float:
+def peak_after(peak: float, games_after: int, final: float, c: Constants) -> float:
     """The peak once the event is rated: the new rating counts if now established."""
-    if games_after > ESTABLISHED_AFTER:
+    if games_after > c.established_after:
         return final if math.isnan(peak) else max(peak, final)
     return peak
 
 
-def absolute_floor(wins: int, draws: int, events3: int) -> float:
+def absolute_floor(wins: int, draws: int, events3: int, c: Constants) -> float:
     """AF = min(100 + 4 N_W + 2 N_D + N_R, 150), section 5."""
-    return min(ABSOLUTE_FLOOR + 4 * wins + 2 * draws + events3, ABSOLUTE_FLOOR_CAP)
+    return min(c.absolute_floor + c.absolute_floor_win * wins + c.absolute_floor_draw * draws
+               + c.absolute_floor_event * events3, c.absolute_floor_cap)
 
 
-def peak_floor(peak: float) -> float:
+def peak_floor(peak: float, c: Constants) -> float:
     """The floor from the peak (NaN: none), section 5: round the peak, subtract 200, and
     take the level at or just below among 1200, 1300, ..., 2100.
 
@@ -309,17 +304,17 @@ def peak_floor(peak: float) -> float:
     below 2^52) and equals rounding x's shortest decimal, as formulas.round_half_up does."""
     if math.isnan(peak):
         return math.nan
-    basis = math.floor(peak + 0.5) - 200.0
-    if basis < PEAK_FLOOR_LOWEST:
+    basis = math.floor(peak + 0.5) - c.peak_floor_drop
+    if basis < c.peak_floor_lowest:
         return math.nan
-    return min(PEAK_FLOOR_HIGHEST, 100.0 * math.floor(basis / 100.0))
+    return min(c.peak_floor_highest, c.peak_floor_step * math.floor(basis / c.peak_floor_step))
 
 
-def olm_floor(regular: bool, olm: bool, games_above_2200: int) -> float:
+def olm_floor(regular: bool, olm: bool, games_above_2200: int, c: Constants) -> float:
     """2200 for the Regular rating of an Original Life Master, or of a player with 300
     rated games while established above 2200, section 5 (NaN: none)."""
-    if regular and (olm or games_above_2200 >= OLM_GAMES):
-        return OLM_FLOOR
+    if regular and (olm or games_above_2200 >= c.olm_games):
+        return c.olm_floor
     return math.nan
 
 

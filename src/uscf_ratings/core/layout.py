@@ -18,6 +18,7 @@ from datetime import date
 from operator import attrgetter
 from typing import Any
 
+from .constants import Constants
 from .initial import Initial, initial_rating
 from .kernels import UNKNOWN
 from .model import SCORE, KFactor, Player, Rating, Section, System
@@ -55,6 +56,8 @@ class Lineup:
     ratings: tuple[Rating | None, ...] = field(repr=False)
     #: by entrant, for those the file leaves unrated in a system: the player Step 1 reads
     unrated: dict[int, Player] = field(repr=False)
+    #: the formulas' numbers of the rule set (the same for every system)
+    constants: Constants = field(repr=False)
 
     @property
     def size(self) -> int:
@@ -88,7 +91,8 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                for row, rating in enumerate(ratings) if rating is None}
     return Lineup(systems, terms, tuple(e.first.pair for e in entrants),
                   tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
-                  tuple(first), tuple(last), tuple(opponent), tuple(score), ratings, unrated)
+                  tuple(first), tuple(last), tuple(opponent), tuple(score), ratings, unrated,
+                  rules.constants)
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],
@@ -117,6 +121,8 @@ class Columns:
 
     terms: list[tuple[Any, ...]] = field(default_factory=list)
     rows: list[BeforeRow] = field(default_factory=list)
+    #: the formulas' numbers, one record for all the lineups (the kernels take one)
+    constants: Constants | None = None
     first: list[int] = field(default_factory=list)
     last: list[int] = field(default_factory=list)
     opponent: list[int] = field(default_factory=list)
@@ -124,6 +130,11 @@ class Columns:
 
     def add(self, lineup: Lineup, rows: Sequence[BeforeRow]) -> int:
         """One lineup with its rows; returns the row of its first entrant."""
+        if self.constants is None:
+            self.constants = lineup.constants
+        elif lineup.constants != self.constants:
+            raise ValueError("sections rated together must share the formulas' numbers "
+                             "(constants.Constants); rate variants of the rules apart")
         at = len(self.rows)
         base = len(self.opponent)
         size = lineup.size

@@ -36,6 +36,7 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
                games: Sequence[Sequence[Game]]) -> list[RatingResult | None]:
     """Rate the two players of a match in ``system``; refuse an ineligible match."""
     priors = [prior_for(e, system, rules, section) for e in entrants]
+    c = rules.constants
     players = [i for i in range(len(entrants)) if games[i]]
     problems = []
     label = section_label(section)
@@ -61,8 +62,8 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
         for i in players:
             opponents = tuple(opponent_rating[g.opponent] for g in games[i])
             score = math.fsum(g.score for g in games[i])
-            k = k_factor(priors[i].n_eff, len(games[i]), section.k)
-            out[i] = standard_step(step, priors[i], opponents, score, k, None)
+            k = k_factor(priors[i].n_eff, len(games[i]), section.k, c=c)
+            out[i] = standard_step(step, priors[i], opponents, score, k, None, c)
         return out
 
     step4 = run(4, {i: priors[i].r0 for i in players})
@@ -73,8 +74,8 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
         assert prior.rating is not None
         change, cap = capped_change(step5[i].rating - prior.r0, prior.rating.match_changes,
                                     section.end_date)
-        final = max(prior.r0 + change, 100.0)
-        state = history_after(prior, games[i], section)
+        final = max(prior.r0 + change, c.absolute_floor)
+        state = history_after(prior, games[i], section, c)
         floors = floors_for(prior, games[i], state, system, rules)
         notes: tuple[str, ...] = ()
         if final < floors.floor:
@@ -91,7 +92,7 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
             n_eff=prior.n_eff, m=len(games[i]), score=math.fsum(g.score for g in games[i]),
             formula="match", reason="individual match (section 7): standard formula, no bonus",
             steps=(step4[i], step5[i]), floors=floors, match_cap=cap, post=final,
-            games_after=state.games, state_after=finish_state(state, final), notes=notes)
+            games_after=state.games, state_after=finish_state(state, final, c), notes=notes)
     return results
 
 

@@ -34,7 +34,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .kernels import pwe
+from .constants import DOCUMENTED
+from .formulas import pwe
 
 #: Sums of PWe at two ratings are equal when they differ by less than this (floats).
 SLACK = 1e-9
@@ -88,7 +89,8 @@ def special_performance(opponents: Sequence[float], score: float) -> Performance
     games = len(opponents)
     if games == 0 or not 0 <= score <= games:
         raise ValueError(f"a score of {score!r} in {games} games")
-    knots = sorted({r + d for r in opponents for d in (-400.0, 400.0)})
+    width = DOCUMENTED.pwe_width
+    knots = sorted({r + d for r in opponents for d in (-width, width)})
     sums = [math.fsum(pwe(k, r) for r in opponents) for k in knots]
     return PerformanceRange(_lowest(knots, sums, score), _highest(knots, sums, score))
 

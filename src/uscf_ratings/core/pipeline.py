@@ -97,10 +97,10 @@ def _run(laid: Lineup, rows: Sequence[BeforeRow]
              columns(Trace, size, float("nan")))
     final = columns(Final, size)
     for g in range(len(laid.systems)):
-        procedure.prepare(g, terms, before, games, prepared, final)
+        procedure.prepare(g, terms, before, games, prepared, final, laid.constants)
         room = procedure.most_games(g, terms, games)
         procedure.rate(g, terms, before, games, prepared, *steps, final, [0.0] * room,
-                       [0.0] * (2 * room + 2))
+                       [0.0] * (2 * room + 2), laid.constants)
     return before, games, prepared, steps, final
 
 

@@ -10,6 +10,7 @@ layout of records.py: the one place where the steps are put together.
               and the peak and OLM title after the event
 
 Step 1 (initial.py) is read in by the layout (layout.py): R0 and N arrive in `Before`.
+The formulas' numbers come in ``c`` (constants.py), one record for all the groups.
 Like kernels.py, these are written in the subset of Python that Numba compiles: the
 reference path (pipeline.py) runs them over lists and builds its explanation from their
 `Trace`; the compiled path (uscf_ratings/batch) compiles them unchanged.
@@ -19,11 +20,11 @@ from __future__ import annotations
 
 import math
 
+from .constants import Constants
 from .kernels import (
     PRIOR_ALL_LOSSES,
     PRIOR_ALL_WINS,
     PRIOR_NONE,
-    STEP_FLOOR,
     all_losses,
     all_wins,
     bonus_eligible,
@@ -50,7 +51,7 @@ def most_games(g: int, terms: Terms, games: Games) -> int:
 
 
 def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
-            after: Final) -> None:
+            after: Final, c: Constants) -> None:
     """Everything about each row of group ``g`` that does not depend on the other
     players' ratings (see the module's docstring): Steps 3-5's inputs into ``out``, the
     history after the event and the floor into ``after``."""
@@ -76,34 +77,35 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
         wins0, draws0, losses0 = before.wins[i], before.draws[i], before.losses[i]
         won = all_wins(rated, n, wins0, draws0, losses0)
         lost = all_losses(rated, n, wins0, draws0, losses0)
-        n_eff = effective_games(n, r0)  # Step 2
+        n_eff = effective_games(n, r0, c)  # Step 2
         out.n_eff[i] = n_eff
         out.step3[i] = not rated and n == 0
-        out.special[i] = uses_special(n, won, lost)
+        out.special[i] = uses_special(n, won, lost, c)
         out.prior[i] = PRIOR_ALL_WINS if won else PRIOR_ALL_LOSSES if lost else PRIOR_NONE
         out.score[i] = score
         out.k[i] = 0.0 if m == 0 else k_factor(
-            n_eff, m, terms.half_k[g], r0 if terms.dual_regular[g] else math.nan)
+            n_eff, m, terms.half_k[g], r0 if terms.dual_regular[g] else math.nan, c)
         out.bonus_threshold[i] = (terms.bonus_threshold[g] if bonus_eligible(
-            m, most, terms.bonus_m3_distinct[g]) else math.nan)
+            m, most, terms.bonus_m3_distinct[g], c) else math.nan)
 
         games_after, wins_after, draws_after, losses_after, events3_after, above_after = \
             counts_after(rated, n, r0, m, wins, draws, wins0, draws0, losses0,
-                         before.events3[i], before.above_2200[i])
+                         before.events3[i], before.above_2200[i], c)
         after.games[i] = games_after
         after.wins[i] = wins_after
         after.draws[i] = draws_after
         after.losses[i] = losses_after
         after.events3[i] = events3_after
         after.above_2200[i] = above_after
-        peak = peak_before(before.peak[i], r0, n) if rated else math.nan
+        peak = peak_before(before.peak[i], r0, n, c) if rated else math.nan
         out.peak[i] = peak
 
         # AF credits this event and the earlier counts that are known
         absolute, peak_floor, olm_floor = personal_floors(
             terms.absolute_floor[g], terms.regular[g], wins + max(wins0, 0),
-            draws + max(draws0, 0), (1 if m >= 3 else 0) + max(before.events3[i], 0), peak,
-            before.olm[i], above_after, before.lowered_from[i], before.lowered_to[i])
+            draws + max(draws0, 0),
+            (1 if m >= c.absolute_floor_event_games else 0) + max(before.events3[i], 0), peak,
+            before.olm[i], above_after, before.lowered_from[i], before.lowered_to[i], c)
         out.floor_absolute[i] = absolute
         out.floor_peak[i] = peak_floor
         out.floor_olm[i] = olm_floor
@@ -116,30 +118,31 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
 
 def rate(g: int, terms: Terms, before: Before, games: Games, prepared: Prepared,
          step3: Trace, step4: Trace, step5: Trace, final: Final,
-         opponents: Column[float], knots: Column[float]) -> None:
+         opponents: Column[float], knots: Column[float], c: Constants) -> None:
     """Steps 3, 4 and 5, the floors and the state after the event for group ``g``, once
     `prepare` has run. ``opponents`` and ``knots`` are scratch room for m and 2m + 2
     values (m: `most_games`)."""
     start, stop = terms.start[g], terms.stop[g]
-    _every_player(3, start, stop, before.r0, before, games, prepared, step3, opponents, knots)
+    _every_player(3, start, stop, before.r0, before, games, prepared, step3, opponents, knots,
+                  c)
     _every_player(4, start, stop, step3.rating, before, games, prepared, step4, opponents,
-                  knots)
+                  knots, c)
     _every_player(5, start, stop, step4.rating, before, games, prepared, step5, opponents,
-                  knots)
+                  knots, c)
     for i in range(start, stop):
-        final.olm[i] = olm_after(before.olm[i], final.above_2200[i])
+        final.olm[i] = olm_after(before.olm[i], final.above_2200[i], c)
         if games.last[i] == games.first[i]:
             final.post[i] = math.nan
             final.peak[i] = prepared.peak[i]
             continue
         post = max(step5.rating[i], final.floor[i])  # section 5
         final.post[i] = post
-        final.peak[i] = peak_after(prepared.peak[i], final.games[i], post)
+        final.peak[i] = peak_after(prepared.peak[i], final.games[i], post, c)
 
 
 def _every_player(number: int, start: int, stop: int, inputs: Column[float], before: Before,
                   games: Games, prepared: Prepared, trace: Trace, opponents: Column[float],
-                  knots: Column[float]) -> None:
+                  knots: Column[float], c: Constants) -> None:
     """Step ``number`` (3, 4 or 5) for every row of a group, opponents at ``inputs``.
 
     Step 3 rates only the unrated players with N = 0, by the special formula with
@@ -161,7 +164,7 @@ def _every_player(number: int, start: int, stop: int, inputs: Column[float], bef
             n_eff, prior, special = prepared.n_eff[i], prepared.prior[i], prepared.special[i]
         if special:
             value, p, moved, r0_adjusted, score_adjusted, capped = special_walk(
-                before.r0[i], n_eff, opponents, m, prepared.score[i], prior, False, knots)
+                before.r0[i], n_eff, opponents, m, prepared.score[i], prior, False, knots, c)
             trace.r0_adjusted[i] = r0_adjusted
             trace.score_adjusted[i] = score_adjusted
             trace.p[i] = p
@@ -170,12 +173,12 @@ def _every_player(number: int, start: int, stop: int, inputs: Column[float], bef
         else:
             value, expected, change, bonus = standard(
                 before.r0[i], opponents, m, prepared.score[i], prepared.k[i],
-                prepared.bonus_threshold[i])
+                prepared.bonus_threshold[i], c)
             trace.expected[i] = expected
             trace.change[i] = change
             trace.bonus[i] = bonus
         trace.unfloored[i] = value
-        trace.rating[i] = max(value, STEP_FLOOR)  # "change the rating to 100" (Steps 3-5)
+        trace.rating[i] = max(value, c.step_floor)  # "change the rating to 100" (Steps 3-5)
 
 
 def _sorted_opponents(first: int, last: int, start: int, inputs: Column[float],

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from .constants import DOCUMENTED, Constants
 from .model import System
 
 R, Q, B, OR, OQ, OB = System.R, System.Q, System.B, System.OR, System.OQ, System.OB
@@ -65,6 +66,9 @@ class RuleSet:
     time_controls: tuple[TimeControlRange, ...]
     #: Systems in which the personal absolute floor AF applies (section 5).
     absolute_floor_systems: frozenset[System]
+    #: The numbers in the formulas (N*, K, the bonus's m', the special formula's 400 and
+    #: 2700, the floors, the initialization's weights): the same in every covered text.
+    constants: Constants = DOCUMENTED
 
     @property
     def name(self) -> str:

@@ -15,10 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import kernels
-from .kernels import EPSILON, KNOT_SLACK, SPECIAL_CAP
-
-__all__ = ["EPSILON", "KNOT_SLACK", "SPECIAL_CAP", "SpecialOutcome", "adjusted_prior",
-           "special_rating"]
+from .constants import DOCUMENTED, Constants
 
 
 @dataclass(frozen=True)
@@ -36,16 +33,6 @@ PRIORS = {kernels.PRIOR_NONE: "none", kernels.PRIOR_ALL_WINS: "all wins",
           kernels.PRIOR_ALL_LOSSES: "all losses"}
 
 
-def adjusted_prior(r0: float, n_eff: float, score: float, all_wins: bool,
-                   all_losses: bool) -> tuple[float, float, str]:
-    """R0' and S' (section 4.1): the all-wins and all-losses priors, else S + N'/2."""
-    if all_wins:
-        return r0 - 400, score + n_eff, "all wins"
-    if all_losses:
-        return r0 + 400, score, "all losses"
-    return r0, score + n_eff / 2, "none"
-
-
 def special_rating(
     r0: float,
     n_eff: float,
@@ -55,6 +42,7 @@ def special_rating(
     all_wins: bool = False,
     all_losses: bool = False,
     strict_p: bool = False,
+    c: Constants = DOCUMENTED,
 ) -> SpecialOutcome:
     """The special rating of section 4.1 (the walk itself is `kernels.special_walk`).
 
@@ -71,5 +59,6 @@ def special_rating(
     ratings = sorted(opponents)  # one order of summation, whatever order the games came in
     m = len(ratings)
     rating, p, moved, r0_adj, s_adj, capped = kernels.special_walk(
-        float(r0), float(n_eff), ratings, m, float(score), prior, strict_p, [0.0] * (2 * m + 2))
+        float(r0), float(n_eff), ratings, m, float(score), prior, strict_p, [0.0] * (2 * m + 2),
+        c)
     return SpecialOutcome(rating, r0_adj, s_adj, PRIORS[prior], p, moved, capped)

@@ -14,14 +14,13 @@ from typing import NamedTuple
 
 from . import floors as floor_rules
 from . import kernels
+from .constants import DOCUMENTED, Constants
 from .formulas import bonus_eligible, effective_games, standard_rating
 from .initial import Initial, initial_rating
 from .model import Player, Rating, Section, System
 from .results import StepResult
 from .rules import RuleSet
 from .special import special_rating
-
-STEP_FLOOR = kernels.STEP_FLOOR
 
 
 class Entrant(NamedTuple):
@@ -70,45 +69,46 @@ def rating_of(entrant: Entrant, system: System) -> Rating | None:
 def prior_for(entrant: Entrant, system: System, rules: RuleSet, section: Section) -> Prior:
     """Steps 1 and 2 for one player."""
     rating = rating_of(entrant, system)
+    c = rules.constants
     if rating is not None:
         return Prior(rating, None, rating.rating, rating.games,
-                     effective_games(rating.games, rating.rating))
+                     effective_games(rating.games, rating.rating, c))
     initial = initial_rating(entrant.first, system, rules, section.end_date)
     return Prior(None, initial, initial.rating, initial.games,
-                 effective_games(initial.games, initial.rating))
+                 effective_games(initial.games, initial.rating, c))
 
 
-def uses_special(prior: Prior) -> tuple[bool, str]:
+def uses_special(prior: Prior, c: Constants) -> tuple[bool, str]:
     """Step 4's choice: special for N <= 8 or an all-wins/all-losses history; the choice
     rests on N, never on N' (a 500-rated player with 20 games uses the standard formula)."""
     if prior.rating is not None and prior.rating.all_wins:
         return True, "all earlier games were wins (section 4.1)"
     if prior.rating is not None and prior.rating.all_losses:
         return True, "all earlier games were losses (section 4.1)"
-    if kernels.uses_special(prior.n, False, False):
-        return True, f"N = {prior.n} <= {kernels.SPECIAL_MAX_GAMES} (Step 4)"
-    return False, f"N = {prior.n} > {kernels.SPECIAL_MAX_GAMES} (Step 4)"
+    if kernels.uses_special(prior.n, False, False, c):
+        return True, f"N = {prior.n} <= {c.special_max_games:g} (Step 4)"
+    return False, f"N = {prior.n} > {c.special_max_games:g} (Step 4)"
 
 
 def special_step(step: int, prior: Prior, n_eff: float, opponents: tuple[float, ...],
-                 score: float) -> StepResult:
+                 score: float, c: Constants) -> StepResult:
     rating = prior.rating
     out = special_rating(
         prior.r0, n_eff, opponents, score,
         all_wins=rating is not None and rating.all_wins,
-        all_losses=rating is not None and rating.all_losses,
+        all_losses=rating is not None and rating.all_losses, c=c,
     )
     return StepResult(step, "special", opponents, n_eff, out.rating,
-                      max(out.rating, STEP_FLOOR), r0_adjusted=out.r0_adjusted,
+                      max(out.rating, c.step_floor), r0_adjusted=out.r0_adjusted,
                       score_adjusted=out.score_adjusted, prior=out.prior, p=out.p,
                       tie_rule=out.tie_rule, capped=out.capped)
 
 
 def standard_step(step: int, prior: Prior, opponents: tuple[float, ...], score: float,
-                  k: float, bonus_threshold: float | None) -> StepResult:
-    out = standard_rating(prior.r0, opponents, score, k, bonus_threshold)
+                  k: float, bonus_threshold: float | None, c: Constants) -> StepResult:
+    out = standard_rating(prior.r0, opponents, score, k, bonus_threshold, c)
     return StepResult(step, "standard", opponents, prior.n_eff, out.rating,
-                      max(out.rating, STEP_FLOOR), k=out.k, expected=out.expected,
+                      max(out.rating, c.step_floor), k=out.k, expected=out.expected,
                       change=out.change, bonus=out.bonus, bonus_eligible=out.bonus_eligible)
 
 
@@ -119,7 +119,7 @@ def bonus_threshold_for(games: Sequence[Game], rules: RuleSet) -> float | None:
         counts = [1] * len(opponents)
     else:
         counts = list(Counter(opponents).values())
-    if bonus_eligible(counts, rules.bonus_m3_needs_distinct_opponents):
+    if bonus_eligible(counts, rules.bonus_m3_needs_distinct_opponents, rules.constants):
         return rules.bonus_threshold
     return None
 
@@ -131,15 +131,18 @@ def held_by_floors(rating: float, floors: floor_rules.Floors) -> tuple[float, st
     return rating, None
 
 
-def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rating:
+def history_after(prior: Prior, games: Sequence[Game], section: Section,
+                  c: Constants) -> Rating:
     """The player's history counts after the event (the rating itself is set by
     `finish_state`): kernels.counts_after, with the model's None for UNKNOWN."""
     r = prior.rating
     wins, draws = _tally(games)
     known = floor_rules.nan_for_none
+    wins0, draws0, losses0, events3_0, above0 = (_count(getattr(r, name, None))
+                                                 for name in _COUNTS)
     games_after, wins_after, draws_after, losses_after, events3_after, above_after = \
         kernels.counts_after(r is not None, prior.n, prior.r0, len(games), wins, draws,
-                             *(_count(getattr(r, name, None)) for name in _COUNTS))
+                             wins0, draws0, losses0, events3_0, above0, c)
     if r is None:  # an unrated player's history starts here
         return Rating(prior.r0, games_after, section.end_date, wins_after, draws_after,
                       losses_after, events3_after, games_above_2200=above_after)
@@ -147,7 +150,7 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
         rating=prior.r0, games=games_after, date=section.end_date,
         wins=_known(wins_after), draws=_known(draws_after), losses=_known(losses_after),
         events3=_known(events3_after),
-        peak=floor_rules.none_for_nan(kernels.peak_before(known(r.peak), r.rating, r.games)),
+        peak=floor_rules.none_for_nan(kernels.peak_before(known(r.peak), r.rating, r.games, c)),
         floor=r.floor, floor_lowered_from=r.floor_lowered_from,
         floor_lowered_to=r.floor_lowered_to, olm=r.olm,
         games_above_2200=_known(above_after), match_changes=r.match_changes,
@@ -159,11 +162,11 @@ def history_after(prior: Prior, games: Sequence[Game], section: Section) -> Rati
 _COUNTS = ("wins", "draws", "losses", "events3", "games_above_2200")
 
 
-def peak_before(r: Rating) -> float | None:
+def peak_before(r: Rating, c: Constants = DOCUMENTED) -> float | None:
     """The highest established rating attained before this event (section 5): the
     recorded peak, or the rating itself if established and higher."""
     return floor_rules.none_for_nan(
-        kernels.peak_before(floor_rules.nan_for_none(r.peak), r.rating, r.games))
+        kernels.peak_before(floor_rules.nan_for_none(r.peak), r.rating, r.games, c))
 
 
 def _tally(games: Sequence[Game]) -> tuple[int, int]:
@@ -190,23 +193,25 @@ def floors_for(prior: Prior, games: Sequence[Game], state: Rating, system: Syste
     """Every floor of section 5 that holds this player's final rating
     (kernels.personal_floors); ``state`` is `history_after`'s."""
     r = prior.rating
+    c = rules.constants
     wins, draws = _tally(games)
     nan = floor_rules.nan_for_none
     absolute, peak, olm = kernels.personal_floors(
         system in rules.absolute_floor_systems, system is System.R,
         wins + ((r.wins or 0) if r else 0), draws + ((r.draws or 0) if r else 0),
-        (1 if len(games) >= 3 else 0) + ((r.events3 or 0) if r else 0), nan(state.peak),
+        (1 if len(games) >= c.absolute_floor_event_games else 0)
+        + ((r.events3 or 0) if r else 0), nan(state.peak),
         state.olm, _count(state.games_above_2200), nan(state.floor_lowered_from),
-        nan(state.floor_lowered_to))
+        nan(state.floor_lowered_to), c)
     none = floor_rules.none_for_nan
     return floor_rules.Floors(absolute, none(peak), none(olm), state.floor)
 
 
-def finish_state(state: Rating, final: float) -> Rating:
+def finish_state(state: Rating, final: float, c: Constants) -> Rating:
     """Set the final rating, the peak and the OLM title in the state after the event."""
     peak = floor_rules.none_for_nan(
-        kernels.peak_after(floor_rules.nan_for_none(state.peak), state.games, final))
-    olm = kernels.olm_after(state.olm, _count(state.games_above_2200))
+        kernels.peak_after(floor_rules.nan_for_none(state.peak), state.games, final, c))
+    olm = kernels.olm_after(state.olm, _count(state.games_above_2200), c)
     # Built field by field rather than with dataclasses.replace, which costs three times
     # as much
     return Rating(final, state.games, state.date, state.wins, state.draws, state.losses,

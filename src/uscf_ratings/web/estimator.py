@@ -52,9 +52,9 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
 
+from ..core.constants import DOCUMENTED
 from ..core.elo import performance_rating_400
 from ..core.formulas import n_star
-from ..core.kernels import SPECIAL_MAX_GAMES
 from ..core.model import CfcRating, FideRating, Player, Rating, Result, Section, System
 from ..core.performance import PerformanceRange, special_performance
 from ..core.pipeline import rate_section
@@ -336,7 +336,7 @@ def n_note(value: float, games: int | None) -> str:
     if games is not None:
         return ""
     star = n_star(value)
-    same_from = max(SPECIAL_MAX_GAMES + 1, math.ceil(star))
+    same_from = max(int(DOCUMENTED.special_max_games) + 1, math.ceil(star))
     start = (f"N not given: assumed N = {ASSUMED_GAMES}, the fewest games of an established "
              "rating. ")
     if same_from <= ASSUMED_GAMES:
