@@ -22,6 +22,7 @@ from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
 from ..formats.result_json import event_to_dict
 from .db import db
+from .experiment import experiment_command
 from .published import fetch_command, verify_command
 from .serve import serve
 from .warnings import warn_assumed_games
@@ -235,3 +236,4 @@ cli.add_command(db)  # the office's commands
 cli.add_command(serve)  # the web app
 cli.add_command(verify_command)  # what US Chess published, checked
 cli.add_command(fetch_command)  # and downloaded
+cli.add_command(experiment_command)  # variants of the rules over a history

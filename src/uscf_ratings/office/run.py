@@ -21,7 +21,7 @@ it, which it knows from the id of the last audit row.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -261,19 +261,8 @@ class RatingRun:
         self._load({i: name for i, name in zip(ids, laid.names, strict=True) if i})
         if self.histories:
             self._published_before(ids, key)
-        ratings: list[Rating | None] = []
-        players: dict[int, Player] = {}  #: what Step 1 reads of a member, by entrant
-        for g, system in enumerate(laid.systems):
-            for e, member in enumerate(ids):
-                given = laid.ratings[g * laid.size + e]
-                rating = given if not member else pre_event_rating(
-                    member, system, given, self.states, self.floors, entry.start_date,
-                    pre_ratings)
-                ratings.append(rating)
-                if rating is None and member and e not in players:
-                    players[e] = prepare_player(laid.unrated[e], member, self.states,
-                                                self.facts, self.floors, entry.start_date,
-                                                pre_ratings)
+        ratings, players = lineup_pre_event(laid, ids, self.states, self.facts, self.floors,
+                                            entry.start_date, pre_ratings)
         rows, _ = before_rows(laid, ratings, players, rules_for(entry.start_date),
                               entry.end_date)
         found = rate_rows(laid, ratings, rows, entry.end_date)
@@ -327,6 +316,27 @@ class RatingRun:
                 self.histories.update(stored_histories(self.c, ids))
                 self.own.update(k for k in own if k[0] in self.histories)
         self.loaded.update(new)
+
+
+def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, System], Rating],
+                     facts: dict[str, MemberFacts | None], floors: FloorsSetByHand,
+                     start: date, pre_ratings: PreRatings
+                     ) -> tuple[list[Rating | None], dict[int, Player]]:
+    """Each row's pre-event rating in a lineup whose entrants are the members ``ids``
+    ("": no member id, the file's rating): `pre_event_rating`; and for each entrant
+    unrated in a system, the player Step 1 reads (`prepare_player`), by entrant."""
+    ratings: list[Rating | None] = []
+    players: dict[int, Player] = {}
+    for g, system in enumerate(laid.systems):
+        for e, member in enumerate(ids):
+            given = laid.ratings[g * laid.size + e]
+            rating = given if not member else pre_event_rating(
+                member, system, given, states, floors, start, pre_ratings)
+            ratings.append(rating)
+            if rating is None and member and e not in players:
+                players[e] = prepare_player(laid.unrated[e], member, states, facts, floors,
+                                            start, pre_ratings)
+    return ratings, players
 
 
 def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, System], Rating],
@@ -401,7 +411,7 @@ def _with_floor_set_by_hand(rating: Rating, system: System, value: float) -> Rat
     the floor the peak or the OLM title gives, lowers that floor (a granted match
     request, section 7)."""
     computed = [f for f in (floor_rules.peak_floor(peak_before(rating)),
-                            floor_rules.OLM_FLOOR if rating.olm and system is System.R else None)
+                            floor_rules.olm_floor(system is System.R, rating.olm, None))
                 if f is not None]
     if computed and value < max(computed):
         return replace(rating, floor=None, floor_lowered_from=max(computed),

@@ -1,0 +1,144 @@
+"""One variant of the rules over a whole history, in memory, the way the office rates it.
+
+Each section, in rating order, is rated as `uscf db rate` rates it into an empty
+database with the default pre-event ratings (office/run.py): a member's rating before a
+section is the state after the member's last section rated here, else the file's rating;
+Step 1 reads the other systems' ratings chosen the same way. The functions that choose are
+the office's own (`office.run.lineup_pre_event`, `office.run.prepare`), so a variant that
+changes nothing gives the office's numbers, game for game.
+
+While it rates, the chain collects what the scores need (scores.py): the pre-event
+ratings of both players of every game between rated players, each player's change, and
+the ratings of the system followed at each month's end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..batch.engine import outcomes as rate_rows
+from ..core.layout import BeforeRow, Lineup, before_rows, lineup
+from ..core.model import Rating, Section, System
+from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, rate_section, section_systems
+from ..core.records import Before
+from ..core.results import Outcome, outcomes_of
+from ..core.variants import Variant
+from ..office.defaults import PreRatings
+from ..office.run import lineup_pre_event, member_ids, prepare
+from .history import History
+from .scores import Movement, Prediction, movement, predict
+
+States = dict[tuple[str, System], Rating]
+MODE = PreRatings.DATABASE  #: `uscf db rate`'s default
+
+
+#: where a `Before` row (layout.before_rows) holds R0, N and whether the player was rated
+_R0, _N, _RATED = (Before._fields.index(name) for name in ("r0", "n", "rated"))
+
+
+@dataclass
+class _Games:
+    """The games between rated players, as the chain meets them."""
+
+    pre_a: list[float] = field(default_factory=list)
+    pre_b: list[float] = field(default_factory=list)
+    provisional: list[bool] = field(default_factory=list)
+    y: list[float] = field(default_factory=list)
+
+    def add(self, laid: Lineup, rows: Sequence[BeforeRow], established_after: float) -> None:
+        size = laid.size
+        for g in range(len(laid.systems)):
+            base = g * size
+            for e in range(size):
+                a = rows[base + e]
+                if not a[_RATED]:  # unrated before the section: Step 1's R0 predicts nothing
+                    continue
+                for j in range(laid.first[e], laid.last[e]):
+                    o = laid.opponent[j]
+                    b = rows[base + o]
+                    if o <= e or not b[_RATED]:  # each game once, from the first listed
+                        continue
+                    self.pre_a.append(a[_R0])
+                    self.pre_b.append(b[_R0])
+                    self.provisional.append(a[_N] <= established_after
+                                            or b[_N] <= established_after)
+                    self.y.append(laid.score[j])
+
+
+@dataclass(frozen=True)
+class Rerated:
+    """A variant's outcome over the history: its scores, and every member's last rating
+    in each system (in the order of `keys`, the same for every variant)."""
+
+    variant: Variant
+    prediction: Prediction
+    movement: Movement
+    keys: tuple[tuple[str, str], ...]  #: (member, system) of `finals`
+    finals: NDArray[np.float64]
+    outcomes: int  #: player-systems rated
+
+
+def rerate(history: History, variant: Variant, follow: System = System.R,
+           keep: list[tuple[str, int, str, Outcome]] | None = None) -> Rerated:
+    """Rate ``history`` under ``variant`` from the files' own starting ratings. ``follow``
+    is the system whose ratings are taken at each month's end; ``keep`` collects every
+    outcome as (event id, section number, member, outcome), for comparing with the
+    office."""
+    states: States = {}
+    games = _Games()
+    changes: list[float] = []
+    months: list[tuple[str, list[float]]] = []
+    month = ""
+    rated = 0
+    for event_id, section in history.sections:
+        this_month = section.end_date.strftime("%Y-%m")
+        if month and this_month != month:
+            months.append((month, _ratings_in(states, follow)))
+        month = this_month
+        found, ids = _rate(section, variant, states, games)
+        for outcome in found:
+            member = ids.get(outcome.pair)
+            if member is None:
+                continue
+            states[(member, outcome.system)] = outcome.state_after
+            rated += 1
+            if outcome.pre is not None:
+                changes.append(outcome.post - outcome.pre)
+            if keep is not None:
+                keep.append((event_id, section.number, member, outcome))
+    if month:
+        months.append((month, _ratings_in(states, follow)))
+    keys = tuple(sorted((m, s.value) for m, s in states))
+    finals = np.array([states[(m, System(s))].rating for m, s in keys], dtype=np.float64)
+    return Rerated(variant, predict(np.array(games.pre_a), np.array(games.pre_b),
+                                    np.array(games.provisional, dtype=np.bool_),
+                                    np.array(games.y), variant.constants.we_scale),
+                   movement(changes, months), keys, finals, rated)
+
+
+def _rate(section: Section, variant: Variant, states: States, games: _Games
+          ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+    """One section as the office rates it (RatingRun._rate): Swiss and round-robin
+    sections through their lineup, matches and foreign events through the model."""
+    rules = variant.rules_for(section.start_date)
+    systems = section_systems(section, rules)
+    if section.type in PROCEDURE_TYPES:
+        laid = lineup(section, rules, systems, merge_entrants(section.players))
+        ids = list(laid.ids)
+        ratings, players = lineup_pre_event(laid, ids, states, {}, {}, section.start_date,
+                                            MODE)
+        rows, _ = before_rows(laid, ratings, players, rules, section.end_date)
+        games.add(laid, rows, rules.constants.established_after)
+        found = rate_rows(laid, ratings, rows, section.end_date)
+        return found, {pair: i for pair, i in zip(laid.pairs, ids, strict=True) if i}
+    by_pair = member_ids(section, {})
+    prepared = prepare(section, by_pair, states, {}, {}, MODE)
+    return outcomes_of(rate_section(prepared, rules)), by_pair
+
+
+def _ratings_in(states: States, system: System) -> list[float]:
+    return [r.rating for (_, s), r in states.items() if s is system]

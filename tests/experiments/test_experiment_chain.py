@@ -1,0 +1,127 @@
+"""A history re-rated under variants (experiments/chain.py, run.py): the documented
+variant gives the office's ratings game for game, and where the tasks run does not
+change a number."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import select
+from tests.conftest import skip_or_fail, write_events
+
+from uscf_ratings.cli.main import cli
+from uscf_ratings.core.model import System
+from uscf_ratings.core.variants import Variant
+from uscf_ratings.experiments.chain import rerate
+from uscf_ratings.experiments.history import HistoryError, Period, read_history
+from uscf_ratings.experiments.run import run_experiment
+from uscf_ratings.experiments.spec import Spec
+from uscf_ratings.office import schema
+from uscf_ratings.office.office import Office
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 synthetic events among 150 members (players meet again and again)."""
+    path = tmp_path_factory.mktemp("history")
+    write_events(path, 40, seed=11, members=150, sizes=(4, 24))
+    return path
+
+
+def office_ratings(folder: Path, tmp: Path) -> dict[tuple[str, int, str, str], float]:
+    """Every post-event rating `uscf db rate` stores for the folder's files."""
+    url = f"sqlite:///{tmp / 'office.db'}"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["db", "--db", url, "init"]).exit_code == 0
+    out = runner.invoke(cli, ["db", "--db", url, "rate", *map(str, sorted(folder.iterdir()))])
+    assert out.exit_code == 0, out.output
+    office = Office(url)
+    with office.engine.connect() as c:
+        found = {(r.event_id, r.section, r.member_id, r.system): r.post
+                 for r in c.execute(select(schema.ratings))}
+    office.engine.dispose()
+    return found
+
+
+def test_the_documented_variant_gives_the_office_s_ratings(folder: Path, tmp_path: Path
+                                                           ) -> None:
+    kept: list = []
+    result = rerate(read_history(folder), Variant("documented"), keep=kept)
+    ours = {(event, section, member, o.system.value): o.post
+            for event, section, member, o in kept}
+    office = office_ratings(folder, tmp_path)
+    assert len(ours) == len(office) == result.outcomes > 1000
+    assert ours == office  # the same floats: the office's own functions, in its order
+
+
+def test_a_changed_variant_changes_ratings_and_is_reproducible(folder: Path) -> None:
+    history = read_history(folder)
+    documented = rerate(history, Variant("documented"))
+    b16 = rerate(history, Variant("B = 16", {"bonus_threshold": 16}))
+    again = rerate(history, Variant("B = 16", {"bonus_threshold": 16}))
+    assert b16.keys == documented.keys  # the same member-systems are rated
+    assert not np.array_equal(b16.finals, documented.finals)
+    assert np.array_equal(b16.finals, again.finals)
+    assert b16.prediction == again.prediction
+    # a higher threshold gives fewer bonus points: less flows into the pool
+    assert b16.movement.total_change < documented.movement.total_change
+    # the games scored are the same games
+    assert b16.prediction.overall.games == documented.prediction.overall.games > 500
+
+
+def test_the_period_keeps_sections_that_start_within_it(folder: Path) -> None:
+    whole = read_history(folder)
+    days = sorted({s.start_date for _, s in whole.sections})
+    middle = Period(days[5], days[-5])
+    part = read_history(folder, middle)
+    assert 0 < len(part.sections) < len(whole.sections)
+    assert all(middle.holds(s.start_date) for _, s in part.sections)
+
+
+def test_a_bad_file_stops_the_history_naming_it(tmp_path: Path) -> None:
+    write_events(tmp_path, 3, seed=2)
+    bad = sorted(tmp_path.iterdir())[1]
+    bad.write_text(bad.read_text().replace('"W', '"Q', 1))
+    with pytest.raises(HistoryError, match=str(bad)):
+        read_history(tmp_path)
+    with pytest.raises(HistoryError, match="not a folder"):
+        read_history(tmp_path / "missing")
+
+
+def _spec(variants: tuple[Variant, ...]) -> Spec:
+    return Spec("test", None, Period(), variants, variants[0].name, System.R)
+
+
+VARIANTS = (Variant("documented"), Variant("B = 8", {"bonus_threshold": 8}),
+            Variant("K 700", {"k_numerator": 700}))
+
+
+def test_local_processes_give_the_numbers_of_one_process(folder: Path) -> None:
+    history = read_history(folder)
+    pooled = run_experiment(_spec(VARIANTS), history, workers=2)
+    assert pooled.where == "2 local processes"
+    for variant, result in zip(VARIANTS, pooled.results, strict=True):
+        alone = rerate(history, variant)
+        assert result.variant == variant
+        assert np.array_equal(result.finals, alone.finals)
+        assert result.prediction == alone.prediction and result.movement == alone.movement
+
+
+def test_a_dask_cluster_gives_the_numbers_of_local_processes(folder: Path) -> None:
+    try:
+        from dask.distributed import LocalCluster
+    except ImportError:
+        skip_or_fail("Dask is the extra [experiments]")
+    history = read_history(folder)
+    local = run_experiment(_spec(VARIANTS), history, workers=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        remote = run_experiment(_spec(VARIANTS), history, scheduler=cluster.scheduler_address)
+    assert remote.where.startswith(f"Dask scheduler {cluster.scheduler_address} (2 workers")
+    for a, b in zip(local.results, remote.results, strict=True):
+        assert a.variant == b.variant
+        assert np.array_equal(a.finals, b.finals)
+        assert a.prediction == b.prediction and a.movement == b.movement
