@@ -887,6 +887,90 @@ def rerate_figures(ctx: Context) -> list[Figure]:
     ]
 
 
+# --- Rule experiments --------------------------------------------------------------------
+
+
+#: the issue's target: 100 variants of the rules over the year, in all, on 2 cores
+EXPERIMENT_VARIANTS = 100
+EXPERIMENT_S = 120.0
+#: variants per run of the Dask speed-up (one worker, then two)
+DASK_VARIANTS = 8
+
+
+def experiment_figures(ctx: Context) -> list[Figure]:
+    """experiment_100_variants_s: `run_experiment` of 100 variants (B from 8 to 17 by K's
+    numerator from 710 to 800) over the synthetic year, in local processes, one per core:
+    laying the history out, the tasks and the scores, in all (the events are in memory:
+    reading the files is `uscf db rate`'s figure). experiment_variant_s: one variant in
+    this process, the median of the runs. experiment_dask_speedup: the same variants on a
+    local Dask cluster of one worker, then of two."""
+    from uscf_ratings.core.model import System
+    from uscf_ratings.core.variants import Variant
+    from uscf_ratings.experiments.history import Period, history_of
+    from uscf_ratings.experiments.run import laid_out, rerate_prepared, run_experiment
+    from uscf_ratings.experiments.spec import Spec
+
+    year = ctx.year
+    history = history_of(year.events, "the synthetic year")
+    grid = tuple(Variant(f"B {b}, K {k}", {"bonus_threshold": b, "k_numerator": k})
+                 for b in range(8, 18) for k in range(710, 810, 10))
+    assert len(grid) == EXPERIMENT_VARIANTS
+
+    def spec(variants: tuple[Variant, ...]) -> Spec:
+        return Spec("bench", None, Period(), variants, variants[0].name, System.R)
+
+    with ticker("compiling the chain (or loading Numba's cache)", quiet=ctx.quiet):
+        tiny = history_of(year.events[:3], "three events")
+        rerate_prepared(laid_out(tiny), grid[0], System.R)
+    with ticker("laying the year out", quiet=ctx.quiet):
+        laid = laid_out(history)
+    runs = ctx.sizes.rerate_runs
+    one = _times(lambda: rerate_prepared(laid, grid[1], System.R), runs)
+    workers = os.cpu_count() or 1
+    with ticker(f"{EXPERIMENT_VARIANTS} variants on {workers} processes", quiet=ctx.quiet):
+        start = time.perf_counter()
+        run_experiment(spec(grid), history, workers=workers)
+        total = time.perf_counter() - start
+    speedup, dask_note = _dask_speedup(ctx, spec(grid[:DASK_VARIANTS]), history)
+    games = year.total_games
+    full = is_full_year(games)
+    estimate = total * FULL_YEAR_GAMES / games
+    described = year.describe(ctx.sizes.db_members)
+    return [
+        Figure("experiment_100_variants_s", total, "s", 1,
+               f"{described}; {EXPERIMENT_VARIANTS} variants in local processes, one per "
+               f"core ({workers}), the layout included", ("<=", EXPERIMENT_S),
+               judged_on=None if full else estimate,
+               note=f"{total / EXPERIMENT_VARIANTS:.2f} s a variant in all" + (
+                   "" if full else f"; judged on the linear estimate for "
+                   f"{FULL_YEAR_GAMES:,} games, {estimate:,.0f} s")),
+        Figure("experiment_variant_s", _median(one), "s", runs,
+               f"{described}; one variant laid out already, in one process", samples=one),
+        Figure("experiment_dask_speedup", speedup, "x", 1,
+               f"{described}; {DASK_VARIANTS} variants on a local Dask cluster of one "
+               "worker process, then of two", note=dask_note),
+    ]
+
+
+def _dask_speedup(ctx: Context, spec: Any, history: Any) -> tuple[float | None, str]:
+    try:
+        from dask.distributed import LocalCluster
+    except ImportError:
+        return None, "Dask is not installed: pip install -e '.[experiments]'"
+    from uscf_ratings.experiments.run import run_experiment
+
+    seconds = []
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, \
+                ticker(f"{len(spec.variants)} variants on {workers} Dask worker(s)",
+                       quiet=ctx.quiet):
+            start = time.perf_counter()
+            run_experiment(spec, history, scheduler=cluster.scheduler_address)
+            seconds.append(time.perf_counter() - start)
+    return seconds[0] / seconds[1], f"{seconds[0]:.1f} s on one worker, {seconds[1]:.1f} s on two"
+
+
 # --- Late events --------------------------------------------------------------------------
 
 
@@ -1053,6 +1137,7 @@ GROUPS: tuple[tuple[str, Callable[[Context], list[Figure]]], ...] = (
     ("db", db_figures),
     ("rerate", rerate_figures),
     ("late", late_figures),
+    ("experiment", experiment_figures),
     ("startup", startup_figures),
     ("web", web_figures),
 )

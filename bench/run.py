@@ -228,6 +228,7 @@ def _names(group: str) -> list[str]:
             "engine": ["engine_player_games_per_s"], "pack": ["pack_player_games_per_s"],
             "reference": ["reference_player_games_per_s"], "peers": ["peer_player_games_per_s"],
             "db": ["db_games_per_s"], "rerate": ["rerate_year_s"], "late": ["late_tenth_s"],
+            "experiment": ["experiment_100_variants_s"],
             "startup": ["startup_help_ratio"], "web": ["web_list_page_ms"]}[group]
 
 

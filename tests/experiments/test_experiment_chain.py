@@ -4,6 +4,7 @@ change a number."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +14,13 @@ from sqlalchemy import select
 from tests.conftest import skip_or_fail, write_events
 
 from uscf_ratings.cli.main import cli
-from uscf_ratings.core.model import System
+from uscf_ratings.core.model import Event, SectionType, System
 from uscf_ratings.core.variants import Variant
 from uscf_ratings.experiments.chain import rerate
-from uscf_ratings.experiments.history import HistoryError, Period, read_history
-from uscf_ratings.experiments.run import run_experiment
+from uscf_ratings.experiments.compiled import rerate_laid
+from uscf_ratings.experiments.history import HistoryError, Period, history_of, read_history
+from uscf_ratings.experiments.layout import HistoryLayout, NotLaidOut, lay_out_history
+from uscf_ratings.experiments.run import laid_out, run_experiment
 from uscf_ratings.experiments.spec import Spec
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
@@ -125,3 +128,40 @@ def test_a_dask_cluster_gives_the_numbers_of_local_processes(folder: Path) -> No
         assert a.variant == b.variant
         assert np.array_equal(a.finals, b.finals)
         assert a.prediction == b.prediction and a.movement == b.movement
+
+
+@pytest.mark.parametrize("variant", [
+    Variant("documented"),
+    Variant("B = 8, K 700", {"bonus_threshold": 8, "k_numerator": 700}),
+    Variant("priority lists", {"initialization": "priority"}),  # Step 1 changes
+    Variant("staleness", {"init_z_scale": 250, "init_staleness": 0.1}),
+    Variant("established at 20, AF in R only", {"established_after": 20,
+                                                "absolute_floor_systems": ["R"]}),
+    Variant("narrow", {"pwe_width": 300, "special_cap": 2500, "step_floor": 200}),
+], ids=lambda v: v.name)
+def test_the_compiled_chain_gives_the_python_chain_s_numbers(folder: Path,
+                                                             variant: Variant) -> None:
+    """The laid-out history rated by the compiled loop (compiled.py) against chain.py,
+    which gives the office's ratings: every last rating, every score, every change, to
+    the last bit."""
+    history = read_history(folder)
+    laid = lay_out_history(history)
+    assert any(not r.static for r in laid.step1_rows)  # Step 1 reading the chain's ratings
+    assert any(r.static for r in laid.step1_rows)
+    compiled, python = rerate_laid(laid, variant), rerate(history, variant)
+    assert compiled.keys == python.keys
+    assert np.array_equal(compiled.finals, python.finals)
+    assert compiled.prediction == python.prediction
+    assert compiled.movement == python.movement
+    assert compiled.outcomes == python.outcomes
+
+
+def test_a_history_with_a_match_is_rated_section_by_section(folder: Path) -> None:
+    history = read_history(folder)
+    _, section = history.sections[0]
+    match = replace(section, type=SectionType.MATCH)
+    with_match = history_of([Event("M1", match.start_date, match.end_date, (match,))], "t")
+    with pytest.raises(NotLaidOut, match="match"):
+        lay_out_history(with_match)
+    assert laid_out(with_match) is with_match  # chain.py rates it
+    assert isinstance(laid_out(history), HistoryLayout)

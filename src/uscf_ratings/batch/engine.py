@@ -124,13 +124,13 @@ def rate_all(terms: Terms, before: Before, games: Games, c: Constants) -> Final:
         done: Final = _rate_serial(terms, before, games, c)
         return done
     # allocated apart: Numba's parallel functions do not take tuples of records unpacked
-    prepared, step3, step4, step5, final = _records(len(before.r0))
+    prepared, step3, step4, step5, final = outcome_records(len(before.r0))
     _rate_parallel(terms, before, games, prepared, step3, step4, step5, final, c)
     return final
 
 
 @numba.njit(cache=True, nogil=True)
-def _records(rows: int) -> tuple[Prepared, Trace, Trace, Trace, Final]:
+def outcome_records(rows: int) -> tuple[Prepared, Trace, Trace, Trace, Final]:
     """The records `procedure.prepare` and `procedure.rate` write, for ``rows`` rows
     (every value is written before it is read; Final's post is NaN until rated)."""
     prepared = Prepared(
@@ -165,7 +165,7 @@ def _group(g: int, terms: Terms, before: Before, games: Games, prepared: Prepare
 def _rate_serial(terms: Terms, before: Before, games: Games, c: Constants) -> Final:
     """One group after another: for a few groups, where starting threads costs more than
     it saves."""
-    prepared, step3, step4, step5, final = _records(len(before.r0))
+    prepared, step3, step4, step5, final = outcome_records(len(before.r0))
     for g in range(len(terms.start)):
         _group(g, terms, before, games, prepared, step3, step4, step5, final, c)
     return final

@@ -1,8 +1,10 @@
 """Every variant of an experiment over the same history, each in its own task.
 
-The history is read once and handed to each worker once (a process pool's initializer,
-or Dask's scatter to every worker); a task then re-rates it under one variant and sends
-back only its scores and last ratings (chain.Rerated). Tasks run in local processes by
+The history is read and laid out once (layout.py), and handed to each worker once (a
+process pool's initializer, or Dask's scatter to every worker); a task then re-rates it
+under one variant (compiled.py) and sends back only its scores and last ratings
+(chain.Rerated). A history with matches or foreign FIDE events, which the compiled
+chain does not rate, is re-rated by chain.py, section by section. Tasks run in local processes by
 default, or on a Dask cluster given the address of its scheduler. A task is a pure
 function of the history and the variant, so where it runs does not change its numbers.
 """
@@ -20,7 +22,9 @@ from ..core.model import System
 from ..core.variants import Variant
 from ..office.processes import end_with_parent
 from .chain import Rerated, rerate
+from .compiled import rerate_laid
 from .history import History
+from .layout import HistoryLayout, NotLaidOut, lay_out_history
 from .spec import Spec
 
 #: how long to try to reach a Dask scheduler before saying it cannot be reached
@@ -55,22 +59,41 @@ def run_experiment(spec: Spec, history: History, *, scheduler: str | None = None
     """Re-rate ``history`` under each variant of ``spec`` and score it."""
     started = time.perf_counter()
     variants = spec.variants
+    laid = laid_out(history)
     if scheduler is not None:
-        found, where = _on_dask(scheduler, history, variants, spec.follow, progress)
+        found, where = _on_dask(scheduler, laid, variants, spec.follow, progress)
     else:
         count = max(1, min(workers or os.cpu_count() or 1, len(variants)))
-        found = _in_processes(count, history, variants, spec.follow, progress)
+        found = _in_processes(count, laid, variants, spec.follow, progress)
         where = f"{count} local process{'es' if count > 1 else ''}"
     ordered = tuple(found[v.name] for v in variants)
     return Experiment(spec, history, ordered, where, time.perf_counter() - started)
 
 
+Prepared = HistoryLayout | History
+
+
+def laid_out(history: History) -> Prepared:
+    """The history laid out for the compiled chain, or as it is where it cannot be."""
+    try:
+        return lay_out_history(history)
+    except NotLaidOut:
+        return history
+
+
+def rerate_prepared(prepared: Prepared, variant: Variant, follow: System) -> Rerated:
+    """One task: the history re-rated under ``variant``."""
+    if isinstance(prepared, HistoryLayout):
+        return rerate_laid(prepared, variant, follow)
+    return rerate(prepared, variant, follow)
+
+
 # --- local processes ----------------------------------------------------------------------
 
-_history: History | None = None
+_history: Prepared | None = None
 
 
-def _keep(history: History, parent: int) -> None:
+def _keep(history: Prepared, parent: int) -> None:
     """A worker's initializer: the history, once per worker."""
     global _history
     end_with_parent(parent)
@@ -79,10 +102,10 @@ def _keep(history: History, parent: int) -> None:
 
 def _task(variant: Variant, follow: System) -> Rerated:
     assert _history is not None, "the worker was started without the history"
-    return rerate(_history, variant, follow)
+    return rerate_prepared(_history, variant, follow)
 
 
-def _in_processes(count: int, history: History, variants: tuple[Variant, ...],
+def _in_processes(count: int, history: Prepared, variants: tuple[Variant, ...],
                   follow: System, progress: Progress | None) -> dict[str, Rerated]:
     found: dict[str, Rerated] = {}
     with ProcessPoolExecutor(count, initializer=_keep, initargs=(history, os.getpid())) as pool:
@@ -97,11 +120,7 @@ def _in_processes(count: int, history: History, variants: tuple[Variant, ...],
 
 # --- a Dask cluster -----------------------------------------------------------------------
 
-def _scattered_task(history: History, variant: Variant, follow: System) -> Rerated:
-    return rerate(history, variant, follow)
-
-
-def _on_dask(address: str, history: History, variants: tuple[Variant, ...], follow: System,
+def _on_dask(address: str, history: Prepared, variants: tuple[Variant, ...], follow: System,
              progress: Progress | None) -> tuple[dict[str, Rerated], str]:
     try:
         from dask import distributed as imported
@@ -116,7 +135,7 @@ def _on_dask(address: str, history: History, variants: tuple[Variant, ...], foll
     found: dict[str, Rerated] = {}
     with client:
         shared = client.scatter(history, broadcast=True)  # once per worker, not per task
-        futures = [client.submit(_scattered_task, shared, v, follow, pure=False)
+        futures = [client.submit(rerate_prepared, shared, v, follow, pure=False)
                    for v in variants]
         for future in dask.as_completed(futures):
             result: Rerated = future.result()

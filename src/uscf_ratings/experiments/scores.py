@@ -89,7 +89,13 @@ def predict(pre_a: NDArray[np.float64], pre_b: NDArray[np.float64],
         return Sums(int(mask.sum()), float(loss[mask].sum()), float(brier[mask].sum()))
 
     bands = np.floor((pre_a + pre_b) / 2.0 / BAND_WIDTH).astype(np.int64)
-    by_band = {band_of(b * BAND_WIDTH): sums(bands == b) for b in np.unique(bands).tolist()}
+    found, band = np.unique(bands, return_inverse=True)
+    band_games = np.bincount(band, minlength=len(found))
+    band_loss = np.bincount(band, weights=loss, minlength=len(found))
+    band_brier = np.bincount(band, weights=brier, minlength=len(found))
+    by_band = {band_of(b * BAND_WIDTH): Sums(int(n), float(ll), float(bs))
+               for b, n, ll, bs in zip(found.tolist(), band_games, band_loss, band_brier,
+                                        strict=True)}
     by_kind = {"established": sums(~provisional), "provisional": sums(provisional)}
     both_p = np.concatenate([p, 1.0 - p])
     both_y = np.concatenate([y, 1.0 - y])
@@ -116,7 +122,7 @@ class Movement:
     months: tuple[tuple[str, int, float, float, float, float], ...] = field(default=())
 
 
-def movement(changes: Sequence[float],
+def movement(changes: Sequence[float] | NDArray[np.float64],
              months: Sequence[tuple[str, Sequence[float]]]) -> Movement:
     """`Movement` from the changes and each month's latest ratings."""
     values = np.asarray(changes, dtype=np.float64)

@@ -1,0 +1,188 @@
+"""A history laid out once as arrays, for every variant to re-rate (compiled.py).
+
+Rows are (section, system, entrant), as in core/layout.py, one group per (section,
+system), in the history's rating order. What does not depend on the variant is laid out
+here: each row's member-system (its *slot* in the chain's state), the rating its file
+gives, the games, and which rows need Step 1. Whether a member has a state in a system
+when a section is reached does not depend on the variant either (the same games are
+played under every rule), so this module decides, once, which rows take their pre-event
+rating from the chain, which from the file, and which from Step 1. Step 1 itself depends
+on the rules, so it is left to each variant (compiled.py): a row whose Step 1 reads none
+of the chain's ratings (a member new to every system) is *static*; the others wait for
+the chain to reach them.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from datetime import date
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..batch.engine import arrays
+from ..core.layout import Columns, Lineup, before_rows, lineup
+from ..core.model import Player, Section, System
+from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
+from ..core.records import Before, Games
+from ..core.rules import RULE_SETS, rules_for
+from .history import History
+
+SYSTEMS = tuple(System)
+
+
+@dataclass(frozen=True)
+class Step1Row:
+    """A row whose pre-event rating is Step 1's: what `initial_rating` needs."""
+
+    row: int
+    first_group: int  #: the first group of the row's section: Step 1 is read before it
+    member: str  #: "" for a player without a member id
+    player: Player  #: the file's player
+    system: System
+    start: date
+    end: date
+    rule_set: int  #: index in rules.RULE_SETS
+    static: bool  #: reads no rating of the chain (only the file's)
+
+
+@dataclass(frozen=True)
+class HistoryLayout:
+    """The history's groups, rows and games as arrays (see the module's docstring)."""
+
+    # per group
+    start: NDArray[np.int64]
+    stop: NDArray[np.int64]
+    half_k: NDArray[np.bool_]
+    dual_regular: NDArray[np.bool_]
+    regular: NDArray[np.bool_]
+    system: NDArray[np.int64]  #: index in SYSTEMS
+    rule_set: NDArray[np.int64]  #: index in rules.RULE_SETS, by the section's start date
+    end_day: NDArray[np.int64]  #: the section's end date, as an ordinal
+    month_ends_before: NDArray[np.bool_]  #: a month of the history ends before this group
+    month: tuple[str, ...]  #: "2026-03": the month of each group's section's end date
+    # per row
+    slot: NDArray[np.int64]  #: the member-system's place in the chain's state; -1: none
+    from_file: NDArray[np.bool_]  #: the pre-event rating is the file's
+    step1: NDArray[np.bool_]  #: the pre-event rating is Step 1's
+    #: the file's ratings; for the rows of Step 1, its R0 and N by the documented rules
+    given: Before
+    games: Games
+    # Step 1, and the member-systems
+    step1_rows: tuple[Step1Row, ...]
+    slots: tuple[tuple[str, System], ...]  #: in the order the chain first rates them
+
+    @property
+    def rows(self) -> int:
+        return len(self.slot)
+
+    @functools.cached_property
+    def slot_index(self) -> dict[tuple[str, System], int]:
+        """Each member-system's slot."""
+        return {key: i for i, key in enumerate(self.slots)}
+
+    @functools.cached_property
+    def static_step1_rows(self) -> NDArray[np.int64]:
+        """The rows whose Step 1 reads no rating of the chain."""
+        return np.array([r.row for r in self.step1_rows if r.static], dtype=np.int64)
+
+    @functools.cached_property
+    def slot_system(self) -> NDArray[np.int64]:
+        """Each slot's system, as an index in SYSTEMS."""
+        return np.array([SYSTEMS.index(s) for _, s in self.slots], dtype=np.int64)
+
+    @functools.cached_property
+    def keys(self) -> tuple[tuple[tuple[str, str], ...], NDArray[np.int64]]:
+        """The (member, system code) of every slot, sorted, and the slots in that order."""
+        codes = [(m, s.value) for m, s in self.slots]
+        order = sorted(range(len(codes)), key=codes.__getitem__)
+        return tuple(codes[i] for i in order), np.array(order, dtype=np.int64)
+
+
+class NotLaidOut(ValueError):
+    """The history holds a section the compiled chain does not rate (a match or a
+    foreign FIDE event): the chain of chain.py rates it."""
+
+
+def lay_out_history(history: History) -> HistoryLayout:
+    """Lay ``history`` out (sections of matches and foreign events: `NotLaidOut`)."""
+    gathered = Columns()
+    groups: list[tuple[bool, bool, bool, int, int, int]] = []
+    months: list[str] = []
+    slot: list[int] = []
+    from_file: list[bool] = []
+    step1: list[bool] = []
+    step1_rows: list[Step1Row] = []
+    slots: dict[tuple[str, System], int] = {}
+    starts = [rs.effective for rs in RULE_SETS]
+    for _, section in history.sections:
+        if section.type not in PROCEDURE_TYPES:
+            raise NotLaidOut(f"section {section.number} of {section.start_date} is a "
+                             f"{section.type.value}")
+        rules = rules_for(section.start_date)
+        systems = section_systems(section, rules)
+        laid = lineup(section, rules, systems, merge_entrants(section.players))
+        rows, _ = before_rows(laid, laid.ratings, {}, rules, section.end_date)
+        at = gathered.add(laid, rows)
+        rule_set = starts.index(rules.effective)
+        month = section.end_date.strftime("%Y-%m")
+        for g, system in enumerate(laid.systems):
+            half, dual, regular = laid.terms[g][:3]
+            groups.append((half, dual, regular, SYSTEMS.index(system), rule_set,
+                           section.end_date.toordinal()))
+            months.append(month)
+        known = len(slots)  # the member-systems rated before this section
+        _rated(laid, slots)
+        _rows(section, laid, at, slots, known, slot, from_file, step1, step1_rows,
+              len(groups), rule_set)
+    terms = np.array(groups, dtype=np.int64).reshape(-1, 6)
+    _, given, games = arrays(gathered)
+    flags = terms[:, :3].astype(np.bool_)
+    ends_before = np.array([i > 0 and months[i] != months[i - 1] for i in range(len(months))],
+                           dtype=np.bool_)
+    size = np.array([t[1] - t[0] for t in gathered.terms], dtype=np.int64)
+    start = np.array([t[0] for t in gathered.terms], dtype=np.int64)
+    return HistoryLayout(start, start + size, flags[:, 0], flags[:, 1], flags[:, 2],
+                         terms[:, 3], terms[:, 4], terms[:, 5], ends_before, tuple(months),
+                         np.array(slot, dtype=np.int64), np.array(from_file, dtype=np.bool_),
+                         np.array(step1, dtype=np.bool_), given, games, tuple(step1_rows),
+                         tuple(sorted(slots, key=slots.__getitem__)))
+
+
+def _rows(section: Section, laid: Lineup, at: int, slots: dict[tuple[str, System], int],
+          known: int, slot: list[int], from_file: list[bool], step1: list[bool],
+          step1_rows: list[Step1Row], groups: int, rule_set: int) -> None:
+    """Each row of the lineup: its slot and where its pre-event rating comes from (the
+    chain's state where the member has one, that is a slot below ``known``, else the
+    file's, else Step 1: as office.run.pre_event_rating chooses by default)."""
+    size = laid.size
+    first_group = groups - len(laid.systems)
+    for g, system in enumerate(laid.systems):
+        for e in range(size):
+            row = at + g * size + e
+            member = laid.ids[e]
+            key = (member, system)
+            place = slots.get(key, -1) if member else -1
+            slot.append(place)
+            in_chain = 0 <= place < known
+            from_file.append(not in_chain and laid.ratings[g * size + e] is not None)
+            needs = not in_chain and laid.ratings[g * size + e] is None
+            step1.append(needs)
+            if needs:
+                static = not member or not any(0 <= slots.get((member, s), -1) < known
+                                               for s in SYSTEMS)
+                step1_rows.append(Step1Row(row, first_group, member, laid.unrated[e],
+                                           system, section.start_date, section.end_date,
+                                           rule_set, static))
+
+
+def _rated(laid: Lineup, slots: dict[tuple[str, System], int]) -> None:
+    """The member-systems this lineup rates (a row with a rated game) get their slots,
+    in the order the office first stores them."""
+    size = laid.size
+    for system in laid.systems:
+        for e in range(size):
+            member = laid.ids[e]
+            if member and laid.last[e] > laid.first[e] and (member, system) not in slots:
+                slots[(member, system)] = len(slots)
