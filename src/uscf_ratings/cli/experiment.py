@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def experiment_command(spec: Path, history_path: Path | None, start: date | None
         click.echo(f"{len(history.sections):,} sections of {history.files:,} files "
                    f"({period}); {len(plan.variants)} variants", err=True)
         with click.progressbar(length=len(plan.variants), label="variants",
-                               file=click.get_text_stream("stderr")) as bar:
+                               file=sys.stderr) as bar:
             done = run_experiment(plan, history, scheduler=scheduler, workers=workers,
                                   progress=lambda *_: bar.update(1))
     except (SpecError, HistoryError, SchedulerError) as error:
