@@ -4,6 +4,7 @@ line that names the file and the key."""
 from __future__ import annotations
 
 import csv
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,17 @@ def test_an_unreachable_scheduler_is_said_in_one_line(spec: Path, tmp_path: Path
     assert out.exit_code == 1
     assert "no Dask scheduler at tcp://127.0.0.1:9" in out.output
     assert "Traceback" not in out.output
+
+
+def test_without_matplotlib_the_table_is_written_and_the_plots_refused(
+        spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    out = CliRunner().invoke(cli, ["experiment", str(spec), "--out", str(tmp_path / "o")])
+    assert out.exit_code == 1, out.output
+    assert "the plots need matplotlib" in out.output and "--no-plots" in out.output
+    assert "Traceback" not in out.output
+    assert (tmp_path / "o" / "table.md").exists() and (tmp_path / "o" / "results.csv").exists()
+    assert not (tmp_path / "o" / "calibration.png").exists()
+    again = CliRunner().invoke(cli, ["experiment", str(spec), "--out", str(tmp_path / "o"),
+                                     "--no-plots"])
+    assert again.exit_code == 0, again.output

@@ -74,8 +74,13 @@ def experiment_command(spec: Path, history_path: Path | None, start: date | None
     table = text_table(done)
     (target / "table.md").write_text(table + "\n", encoding="utf-8")
     rows = write_csv(done, target / "results.csv")
-    plots = [] if no_plots else write_plots(done, target)
     click.echo(table)
+    written = f"written to {target}: table.md, results.csv ({rows:,} rows)"
+    try:
+        plots = [] if no_plots else write_plots(done, target)
+    except ImportError as error:
+        raise click.ClickException(
+            f"{written}; the plots need matplotlib ({error.name} is missing): pip install "
+            "'uscf-ratings[experiments]', or give --no-plots") from None
     click.echo(f"\n{len(done.results)} variants in {done.seconds:.1f} s on {done.where}; "
-               f"written to {target}: table.md, results.csv ({rows:,} rows)"
-               + "".join(f", {p.name}" for p in plots))
+               + written + "".join(f", {p.name}" for p in plots))
