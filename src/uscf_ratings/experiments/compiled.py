@@ -36,22 +36,11 @@ from .scores import movement, predict
 
 
 class State(NamedTuple):
-    """The chain's state after each member-system's last section (one place per slot):
-    what office.store keeps as a rating's state."""
+    """The chain's state after each member-system's last section (one place per slot),
+    as the `Before` values a later section reads: what office.store keeps as a rating's
+    state (``rated`` is False for a slot not rated yet)."""
 
-    has: NDArray[np.bool_]
-    rating: NDArray[np.float64]
-    games: NDArray[np.int64]
-    wins: NDArray[np.int64]  #: UNKNOWN: not known
-    draws: NDArray[np.int64]
-    losses: NDArray[np.int64]
-    events3: NDArray[np.int64]
-    above_2200: NDArray[np.int64]
-    peak: NDArray[np.float64]  #: NaN: none
-    floor: NDArray[np.float64]  #: a floor set by hand, carried from the file
-    lowered_from: NDArray[np.float64]
-    lowered_to: NDArray[np.float64]
-    olm: NDArray[np.bool_]
+    values: Before
     day: NDArray[np.int64]  #: the end date of the last section, an ordinal
 
 
@@ -78,42 +67,41 @@ class Scored(NamedTuple):
 
 
 @numba.njit(cache=True, nogil=True)
+def _unrated(size: int) -> Before:
+    """``size`` rows of an unrated player with no history: counts UNKNOWN, ratings and
+    floors NaN (Step 1's R0 and N are written in)."""
+    counts = [np.full(size, UNKNOWN, np.int64) for _ in range(6)]
+    floats = [np.full(size, np.nan) for _ in range(5)]
+    return Before(r0=floats[0], n=counts[0], wins=counts[1], draws=counts[2],
+                  losses=counts[3], events3=counts[4], above_2200=counts[5], peak=floats[1],
+                  floor=floats[2], lowered_from=floats[3], lowered_to=floats[4],
+                  olm=np.zeros(size, np.bool_), rated=np.zeros(size, np.bool_))
+
+
+@numba.njit(cache=True, nogil=True)
+def _copy(to: Before, i: int, source: Before, j: int) -> None:
+    """Row ``j`` of ``source`` into row ``i`` of ``to``."""
+    to.r0[i], to.n[i], to.wins[i], to.draws[i] = (source.r0[j], source.n[j], source.wins[j],
+                                                  source.draws[j])
+    to.losses[i], to.events3[i] = source.losses[j], source.events3[j]
+    to.above_2200[i], to.peak[i], to.floor[i] = (source.above_2200[j], source.peak[j],
+                                                 source.floor[j])
+    to.lowered_from[i], to.lowered_to[i] = source.lowered_from[j], source.lowered_to[j]
+    to.olm[i], to.rated[i] = source.olm[j], source.rated[j]
+
+
+@numba.njit(cache=True, nogil=True)
 def _before(start: int, size: int, rows: Rows, given: Before, state: State) -> Before:
-    """The group's `Before` rows: the chain's state, the file's rating or Step 1's."""
-    before = Before(
-        r0=np.empty(size), n=np.empty(size, np.int64), wins=np.empty(size, np.int64),
-        draws=np.empty(size, np.int64), losses=np.empty(size, np.int64),
-        events3=np.empty(size, np.int64), above_2200=np.empty(size, np.int64),
-        peak=np.empty(size), floor=np.empty(size), lowered_from=np.empty(size),
-        lowered_to=np.empty(size), olm=np.empty(size, np.bool_), rated=np.empty(size, np.bool_))
+    """The group's `Before` rows: Step 1's, the file's rating or the chain's state."""
+    before = _unrated(size)
     for i in range(size):
         row = start + i
         if rows.step1[row]:  # unrated: Step 1's R0 and N, no history
             before.r0[i], before.n[i] = rows.step1_r0[row], rows.step1_n[row]
-            before.wins[i] = before.draws[i] = before.losses[i] = UNKNOWN
-            before.events3[i] = before.above_2200[i] = UNKNOWN
-            before.peak[i] = before.floor[i] = np.nan
-            before.lowered_from[i] = before.lowered_to[i] = np.nan
-            before.olm[i], before.rated[i] = False, False
         elif rows.from_file[row]:
-            before.r0[i], before.n[i] = given.r0[row], given.n[row]
-            before.wins[i], before.draws[i] = given.wins[row], given.draws[row]
-            before.losses[i], before.events3[i] = given.losses[row], given.events3[row]
-            before.above_2200[i], before.peak[i] = given.above_2200[row], given.peak[row]
-            before.floor[i] = given.floor[row]
-            before.lowered_from[i] = given.lowered_from[row]
-            before.lowered_to[i] = given.lowered_to[row]
-            before.olm[i], before.rated[i] = given.olm[row], True
+            _copy(before, i, given, row)
         else:
-            s = rows.slot[row]
-            before.r0[i], before.n[i] = state.rating[s], state.games[s]
-            before.wins[i], before.draws[i] = state.wins[s], state.draws[s]
-            before.losses[i], before.events3[i] = state.losses[s], state.events3[s]
-            before.above_2200[i], before.peak[i] = state.above_2200[s], state.peak[s]
-            before.floor[i] = state.floor[s]
-            before.lowered_from[i] = state.lowered_from[s]
-            before.lowered_to[i] = state.lowered_to[s]
-            before.olm[i], before.rated[i] = state.olm[s], True
+            _copy(before, i, state.values, rows.slot[row])
     return before
 
 
@@ -163,15 +151,14 @@ def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64], rows: Row
             if before.rated[i]:
                 scored.changes[scored.filled[1]] = final.post[i] - before.r0[i]
                 scored.filled[1] += 1
-            state.has[s] = True
-            state.rating[s], state.games[s] = final.post[i], final.games[i]
-            state.wins[s], state.draws[s] = final.wins[i], final.draws[i]
-            state.losses[s], state.events3[s] = final.losses[i], final.events3[i]
-            state.above_2200[s], state.peak[s] = final.above_2200[i], final.peak[i]
-            state.olm[s], state.day[s] = final.olm[i], end_day[g]
-            state.floor[s] = before.floor[i]
-            state.lowered_from[s] = before.lowered_from[i]
-            state.lowered_to[s] = before.lowered_to[i]
+            after = state.values  # the pre-event floors carry on (state_after)
+            _copy(after, s, before, i)
+            after.r0[s], after.n[s] = final.post[i], final.games[i]
+            after.wins[s], after.draws[s] = final.wins[i], final.draws[i]
+            after.losses[s], after.events3[s] = final.losses[i], final.events3[i]
+            after.above_2200[s], after.peak[s] = final.above_2200[i], final.peak[i]
+            after.olm[s], after.rated[s] = final.olm[i], True
+            state.day[s] = end_day[g]
 
 
 def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R) -> Rerated:
@@ -226,28 +213,19 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
                    predict(scored.pre_a[:games], scored.pre_b[:games],
                            scored.provisional[:games], scored.y[:games], c.we_scale),
                    movement(scored.changes[:changes], months),
-                   keys, state.rating[order], rated)
+                   keys, np.asarray(state.values.r0)[order], rated)
 
 
 def _state(slots: int) -> State:
     """No member-system rated yet."""
-    def counts() -> NDArray[np.int64]:
-        return np.full(slots, UNKNOWN, np.int64)
-
-    def nan() -> NDArray[np.float64]:
-        return np.full(slots, np.nan)
-
-    return State(has=np.zeros(slots, np.bool_), rating=nan(), games=np.zeros(slots, np.int64),
-                 wins=counts(), draws=counts(), losses=counts(), events3=counts(),
-                 above_2200=counts(), peak=nan(), floor=nan(), lowered_from=nan(),
-                 lowered_to=nan(), olm=np.zeros(slots, np.bool_),
-                 day=np.zeros(slots, np.int64))
+    return State(_unrated(slots), np.zeros(slots, np.int64))
 
 
 def _ratings_in(state: State, follow: NDArray[np.bool_]) -> list[float]:
     """The ratings of the followed system's member-systems rated so far, in the order
     they were first rated (chain._ratings_in)."""
-    return state.rating[state.has & follow].tolist()  # type: ignore[no-any-return]
+    rated = np.asarray(state.values.rated) & follow
+    return np.asarray(state.values.r0)[rated].tolist()  # type: ignore[no-any-return]
 
 
 def _states_of(member: str, laid: HistoryLayout, state: State
@@ -257,8 +235,8 @@ def _states_of(member: str, laid: HistoryLayout, state: State
     out = {}
     for system in SYSTEMS:
         s = laid.slot_index.get((member, system), -1)
-        if s >= 0 and state.has[s]:
-            out[(member, system)] = Rating(float(state.rating[s]), int(state.games[s]),
+        if s >= 0 and state.values.rated[s]:
+            out[(member, system)] = Rating(float(state.values.r0[s]), int(state.values.n[s]),
                                            date.fromordinal(int(state.day[s])))
     return out
 
