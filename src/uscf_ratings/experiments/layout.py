@@ -108,7 +108,7 @@ class NotLaidOut(ValueError):
 def lay_out_history(history: History) -> HistoryLayout:
     """Lay ``history`` out (sections of matches and foreign events: `NotLaidOut`)."""
     gathered = Columns()
-    groups: list[tuple[bool, bool, bool, int, int, int]] = []
+    groups: list[tuple[int, int, int]] = []  #: system, rule set, end day
     months: list[str] = []
     slot: list[int] = []
     from_file: list[bool] = []
@@ -127,27 +127,26 @@ def lay_out_history(history: History) -> HistoryLayout:
         at = gathered.add(laid, rows)
         rule_set = starts.index(rules.effective)
         month = section.end_date.strftime("%Y-%m")
-        for g, system in enumerate(laid.systems):
-            half, dual, regular = laid.terms[g][:3]
-            groups.append((half, dual, regular, SYSTEMS.index(system), rule_set,
-                           section.end_date.toordinal()))
+        for system in laid.systems:
+            groups.append((SYSTEMS.index(system), rule_set, section.end_date.toordinal()))
             months.append(month)
         known = len(slots)  # the member-systems rated before this section
         _rated(laid, slots)
         _rows(section, laid, at, slots, known, slot, from_file, step1, step1_rows,
               len(groups), rule_set)
-    terms = np.array(groups, dtype=np.int64).reshape(-1, 6)
-    _, given, games = arrays(gathered)
-    flags = terms[:, :3].astype(np.bool_)
+    by_group = np.array(groups, dtype=np.int64).reshape(-1, 3)
+    terms, given, games = arrays(gathered)  # the documented rules' terms: the flags hold
     ends_before = np.array([i > 0 and months[i] != months[i - 1] for i in range(len(months))],
                            dtype=np.bool_)
-    size = np.array([t[1] - t[0] for t in gathered.terms], dtype=np.int64)
-    start = np.array([t[0] for t in gathered.terms], dtype=np.int64)
-    return HistoryLayout(start, start + size, flags[:, 0], flags[:, 1], flags[:, 2],
-                         terms[:, 3], terms[:, 4], terms[:, 5], ends_before, tuple(months),
-                         np.array(slot, dtype=np.int64), np.array(from_file, dtype=np.bool_),
-                         np.array(step1, dtype=np.bool_), given, games, tuple(step1_rows),
-                         tuple(sorted(slots, key=slots.__getitem__)))
+    start, stop, half_k, dual_regular, regular = (
+        np.asarray(column) for column in (terms.start, terms.stop, terms.half_k,
+                                          terms.dual_regular, terms.regular))
+    return HistoryLayout(start, stop, half_k, dual_regular, regular, by_group[:, 0],
+                         by_group[:, 1], by_group[:, 2],
+                         ends_before, tuple(months), np.array(slot, dtype=np.int64),
+                         np.array(from_file, dtype=np.bool_), np.array(step1, dtype=np.bool_),
+                         given, games, tuple(step1_rows),
+                         tuple(slots))  # a slot's number is its place in insertion order
 
 
 def _rows(section: Section, laid: Lineup, at: int, slots: dict[tuple[str, System], int],
