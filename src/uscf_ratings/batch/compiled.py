@@ -17,7 +17,7 @@ from typing import Any
 
 import numba
 
-from ..core import constants, kernels, procedure, records
+from ..core import blending, constants, kernels, procedure, records
 
 #: kernel names in dependency order: each may call only the ones before it
 KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard", "objective",
@@ -26,6 +26,8 @@ KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard"
                 "peak_before", "peak_after", "absolute_floor", "peak_floor", "olm_floor",
                 "lowered", "personal_floors", "olm_after")
 PROCEDURE_ORDER = ("_sorted_opponents", "_every_player", "most_games", "prepare", "rate")
+#: Step 1's blended initialization (the experiments' compiled chain)
+BLENDING_ORDER = ("exact_sum", "age_rating", "source_weight", "blended_average")
 
 
 def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
@@ -59,14 +61,15 @@ def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
 
 #: every file whose code the compiled functions hold
 SOURCES = tuple(Path(module.__file__ or "")
-                for module in (constants, kernels, procedure, records)) + (
+                for module in (blending, constants, kernels, procedure, records)) + (
     Path(__file__), Path(__file__).with_name("engine.py"))
 drop_stale_caches(SOURCES, Path(__file__).parent / "__pycache__" / "kernels.sha256")
 
 
 def _compile() -> dict[str, Any]:
     compiled: dict[str, Any] = {}
-    for module, order in ((kernels, KERNEL_ORDER), (procedure, PROCEDURE_ORDER)):
+    for module, order in ((kernels, KERNEL_ORDER), (procedure, PROCEDURE_ORDER),
+                          (blending, BLENDING_ORDER)):
         namespace: dict[str, Any] = dict(vars(module)) | compiled
         for name in order:
             source = getattr(module, name)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
+from .blending import DAYS_A_YEAR, age_rating
+
 
 def fide_2017(fide: float) -> float:
     """2017 text, section 2.6 (used until 2024-02-29)."""
@@ -50,14 +52,6 @@ FIDE: dict[str, Callable[[float], float]] = {"2017": fide_2017, "2024": fide_202
 YOUTH_FIDE: dict[str, Callable[[float], float]] = {"2017": youth_fide_2017, "2024": youth_fide_2024}
 CFC: dict[str, Callable[[float], float]] = {"2017": cfc_2017, "2025": cfc_2025}
 
-ADULT_RATING = 1300.0  #: "treated as a 26 year old" (2025 text, section 2.3)
-CHILD_RATING = 750.0  #: "treated as a 15 year old"
-
-
-def age_in_years(birth_date: date, on: date) -> float:
-    """Age = (Tournament End Date - Birth Date)/365.25 (2025 text, section 2.3)."""
-    return (on - birth_date).days / 365.25
-
 
 def age_based_rating(
     birth_date: date | None, adult: bool | None, on: date, missing_age_rule: str
@@ -77,15 +71,17 @@ def age_based_rating(
     (750.0, 'no birth date, not known to be an adult: 750')
     """
     if birth_date is not None:
-        age = age_in_years(birth_date, on)
+        days = (on - birth_date).days
+        rating = age_rating(True, days, bool(adult), missing_age_rule == "adult")
+        age = days / DAYS_A_YEAR
         if age >= 3:
-            rating = 50 * age if age <= 26 else ADULT_RATING
             return rating, f"age {age:.2f}: 50 x age, within 100..1300"
         if missing_age_rule == "adult":
-            return ADULT_RATING, f"age {age:.2f} under 3 (miscoded birth date): 1300"
+            return rating, f"age {age:.2f} under 3 (miscoded birth date): 1300"
         if adult:
-            return ADULT_RATING, f"age {age:.2f} under 3 (miscoded birth date), adult: 1300"
-        return CHILD_RATING, f"age {age:.2f} under 3 (miscoded birth date): 750"
+            return rating, f"age {age:.2f} under 3 (miscoded birth date), adult: 1300"
+        return rating, f"age {age:.2f} under 3 (miscoded birth date): 750"
+    rating = age_rating(False, 0.0, bool(adult), missing_age_rule == "adult")
     if adult:
-        return ADULT_RATING, "no birth date, adult: 1300"
-    return CHILD_RATING, "no birth date, not known to be an adult: 750"
+        return rating, "no birth date, adult: 1300"
+    return rating, "no birth date, not known to be an adult: 750"

@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
-from . import conversions
+from . import blending, conversions
 from .model import Player, Rating, System
 from .rules import RuleSet
 
@@ -156,43 +157,59 @@ LARGER_GAME_FACTOR: frozenset[tuple[System, System]] = frozenset({
 })
 
 
-def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> Initial:
-    c = rules.constants
-    raw: list[tuple[str, float, float, date | None]] = []  # (source, X_k, G_k, rating date)
-    for other in SYSTEMS:
-        rating = player.ratings.get(other)
-        if other is system or rating is None or rating.games <= 0:
-            continue
-        # "The Game Factor for a rating system can be no higher than the number of games
-        # actually credited under the system."
-        larger = (system, other) in LARGER_GAME_FACTOR
-        factor = min(c.init_game_factor if larger else c.init_other_game_factor, rating.games)
-        raw.append((other.value, rating.rating, factor, rating.date))
+class Listed(NamedTuple):
+    """A rating that informs a blended initial rating, before its weight is found."""
+
+    source: str  #: a system value ("R", "OQ", ...), "FIDE" or "CFC"
+    rating: float  #: X_k, converted where it is FIDE or CFC
+    games: float  #: the games credited under its system; infinite for FIDE and CFC
+    larger: bool  #: its Game Factor is the larger one (`LARGER_GAME_FACTOR`)
+    rated_on: date | None  #: the rating's date; None: "current as of the section"
+
+
+def blended_sources(player: Player, system: System, rules: RuleSet) -> tuple[Listed, ...]:
+    """The ratings that inform ``player``'s initial rating in ``system`` (2024 and 2025
+    texts, section 2): the other US Chess ratings with a game, FIDE, and CFC (for a
+    Canadian resident where the rules ask it, 2025 text, 2.2). Of the rules, only the
+    FIDE and CFC fields (`BLENDED_SOURCE_FIELDS`) are read."""
+    listed = [Listed(other.value, rating.rating, rating.games,
+                     (system, other) in LARGER_GAME_FACTOR, rating.date)
+              for other in SYSTEMS
+              if other is not system and (rating := player.ratings.get(other)) is not None
+              and rating.games > 0]
     if player.fide is not None:
         fide = player.fide.rating
-        factor = (c.init_game_factor if fide > rules.fide_game_factor_split
-                  else c.init_other_game_factor)
-        raw.append(("FIDE", conversions.FIDE[rules.fide_conversion](fide), factor,
-                    player.fide.date))
+        listed.append(Listed("FIDE", conversions.FIDE[rules.fide_conversion](fide), math.inf,
+                             fide > rules.fide_game_factor_split, player.fide.date))
     if player.cfc is not None and (player.cfc.canadian_resident or not rules.cfc_needs_residency):
-        raw.append(("CFC", conversions.CFC[rules.cfc_conversion](player.cfc.rating),
-                    c.init_other_game_factor, player.cfc.date))  # 2025 text, 2.2
-    if not raw:
-        return _age(player, rules, end_date)
+        listed.append(Listed("CFC", conversions.CFC[rules.cfc_conversion](player.cfc.rating),
+                             math.inf, False, player.cfc.date))
+    return tuple(listed)
 
+
+#: the rule set's fields that `blended_sources` reads
+BLENDED_SOURCE_FIELDS = frozenset({"fide_conversion", "fide_game_factor_split",
+                                   "cfc_conversion", "cfc_needs_residency"})
+
+
+def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> Initial:
+    listed = blended_sources(player, system, rules)
+    if not listed:
+        return _age(player, rules, end_date)
+    c = rules.constants
+    end = end_date.toordinal()
+    birth = player.birth_date
     sources = []
-    for name, x, factor, rated_on in raw:
-        # "A rating without a date is current as of the section": staleness 0.
-        days = (end_date - rated_on).days if rated_on is not None else 0
-        p_k, _ = conversions.age_based_rating(
-            player.birth_date, player.adult, rated_on or end_date, rules.missing_age_rule)
-        z = min(c.init_z_cap, (x - p_k) / c.init_z_scale)
-        s = math.exp(c.init_staleness * (z - c.init_z_cap) * days / 365.25)
-        sources.append(Source(name, x, factor, days, p_k, z, s, factor * s))
-    total = math.fsum(src.weight or 0.0 for src in sources)
-    # The texts round R0 to an integer; the published decimals show it is not rounded.
-    r0 = math.fsum((src.weight or 0.0) * src.rating for src in sources) / total
-    games = math.ceil(min(c.init_games_cap, total))
+    for item in listed:
+        rated_day = item.rated_on.toordinal() if item.rated_on is not None else 0
+        factor, p_k, z, s, weight = blending.source_weight(
+            item.rating, item.games, item.larger, rated_day, end, birth is not None,
+            birth.toordinal() if birth is not None else 0, bool(player.adult),
+            rules.missing_age_rule == "adult", c)
+        days = end - rated_day if rated_day else 0
+        sources.append(Source(item.source, item.rating, factor, days, p_k, z, s, weight))
+    r0, games = blending.blended_average([s.rating for s in sources],
+                                         [s.weight or 0.0 for s in sources], len(sources), c)
     names = ", ".join(f"{s.source} {s.rating:.2f} (W {s.weight:.2f})" for s in sources)
     return Initial(r0, games, "blended",
                    f"weighted average of {names} (2025 text, section 2)", tuple(sources))

@@ -4,23 +4,27 @@ without a Python step per section.
 The loop walks the groups in rating order. Each group's `Before` rows are read from the
 chain's state (arrays, one place per member-system), from the file, or from Step 1; then
 the procedure's own kernels, compiled (batch/compiled.py: `prepare`, `rate`), rate the
-group, and its outcomes become the state a later group reads. Step 1 stays in Python
-(core/initial.py): the rows whose Step 1 reads no rating of the chain are done before the
-loop, and the loop stops before each section that has one that does, so that Python
-reads the chain's ratings of that moment. It also stops at each month's end, for the
-ratings over time. The numbers are chain.py's to the last bit (tests/experiments).
+group, and its outcomes become the state a later group reads. Step 1 of the blended
+initialization is compiled too: before a section's first group, each of its rows that
+needs Step 1 reads its sources (layout.Blend) from the file or from the chain's state of
+that moment, through core/blending.py's functions. Step 1 by the priority lists, or
+assigned by hand, stays in Python (core/initial.py): the rows whose Step 1 reads no
+rating of the chain are done before the loop, and the loop stops before each section
+that has one that does. It also stops at each month's end, for the ratings over time.
+The numbers are chain.py's to the last bit (tests/experiments).
 """
 
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..batch.compiled import prepare, rate
+from ..batch.compiled import KERNELS, SOURCES, drop_stale_caches, prepare, rate
 from ..batch.engine import outcome_records
 from ..core.constants import Constants
 from ..core.initial import initial_rating
@@ -31,8 +35,15 @@ from ..core.rules import RULE_SETS, RuleSet
 from ..core.variants import STEP1_FIELDS, Variant
 from ..office.run import prepare_player
 from .chain import MODE, Rerated
-from .layout import SYSTEMS, HistoryLayout, Step1Row
+from .layout import SYSTEMS, Blend, HistoryLayout, Step1Row
 from .scores import movement, predict
+
+# the machine code cached for this file holds the kernels' code too (batch/compiled.py)
+drop_stale_caches((*SOURCES, Path(__file__)), Path(__file__).parent / "__pycache__" /
+                  "compiled.sha256")
+age_rating = KERNELS["age_rating"]
+source_weight = KERNELS["source_weight"]
+blended_average = KERNELS["blended_average"]
 
 
 class State(NamedTuple):
@@ -50,6 +61,8 @@ class Rows(NamedTuple):
     slot: NDArray[np.int64]
     from_file: NDArray[np.bool_]
     step1: NDArray[np.bool_]
+    blended: NDArray[np.bool_]  #: Step 1 is the blended initialization, computed here
+    under_3_adult: NDArray[np.bool_]  #: the age-based rating's rule for an age under 3
     step1_r0: NDArray[np.float64]
     step1_n: NDArray[np.int64]
 
@@ -106,15 +119,44 @@ def _before(start: int, size: int, rows: Rows, given: Before, state: State) -> B
 
 
 @numba.njit(cache=True, nogil=True)
-def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64], rows: Rows,
-               given: Before, games: Any, state: State, scored: Scored,
-               established_after: float, c: Constants) -> None:
-    """Groups a:b, in order: each rated (procedure.prepare, procedure.rate), scored
+def _initial(row: int, end: int, rows: Rows, blend: Blend, state: State, c: Constants
+             ) -> None:
+    """Step 1 of ``row`` by the blended initialization (initial._blended), in a section
+    ending on day ``end``: each source's values from the file or, for the chain's, from
+    its state now (a state always has a game, as `blended_sources` asks)."""
+    first, stop = blend.first[row], blend.stop[row]
+    known, born, adult = blend.birth_known[row], blend.birth_day[row], blend.adult[row]
+    if stop == first:  # no source: the age-based rating, N = 0 (initial._age)
+        rows.step1_r0[row] = age_rating(known, end - born, adult, rows.under_3_adult[row])
+        rows.step1_n[row] = 0
+        return
+    ratings, weights = np.empty(stop - first), np.empty(stop - first)
+    for k in range(first, stop):
+        s = blend.slot[k]
+        x, games, day = blend.rating[k], blend.games[k], blend.rated_day[k]
+        if s >= 0:
+            x, games, day = state.values.r0[s], float(state.values.n[s]), state.day[s]
+        ratings[k - first] = x
+        weights[k - first] = source_weight(x, games, blend.larger[k], day, end, known, born,
+                                           adult, rows.under_3_adult[row], c)[4]
+    rows.step1_r0[row], rows.step1_n[row] = blended_average(ratings, weights, stop - first, c)
+
+
+@numba.njit(cache=True, nogil=True)
+def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64],
+               section_stop: NDArray[np.int64], rows: Rows, blend: Blend, given: Before,
+               games: Any, state: State, scored: Scored, established_after: float,
+               c: Constants) -> None:
+    """Groups a:b, in order: Step 1 of a section's blended rows before its first group
+    (`_initial`), then each group rated (procedure.prepare, procedure.rate), scored
     (chain._Games) and written to the state (explanation.state_after). ``terms`` and
     ``games`` are `Terms` and `Games` of NumPy arrays, which are sliced here (the
     records' Column type of the lists of the reference path is not)."""
     for g in range(a, b):
         start = terms.start[g]
+        for row in range(start, section_stop[g]):
+            if rows.blended[row]:
+                _initial(row, end_day[g], rows, blend, state, c)
         size = terms.stop[g] - start
         local = Terms(np.zeros(1, np.int64), np.full(1, size, np.int64),
                       terms.half_k[g:g + 1], terms.dual_regular[g:g + 1],
@@ -172,20 +214,26 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
                   np.array([r.bonus_threshold for r in rules])[laid.rule_set],
                   np.array([r.bonus_m3_needs_distinct_opponents for r in rules],
                            dtype=np.bool_)[laid.rule_set])
-    rows = Rows(laid.slot, laid.from_file, laid.step1, np.zeros(laid.rows),
-                np.zeros(laid.rows, np.int64))
+    blend = laid.blend_by(rules)
+    blended = laid.step1 & ~laid.assigned & np.array(
+        [r.initialization == "blended" for r in rules], dtype=np.bool_)[laid.row_rule_set]
+    under_3_adult = np.array([r.missing_age_rule == "adult" for r in rules],
+                             dtype=np.bool_)[laid.row_rule_set]
+    rows = Rows(laid.slot, laid.from_file, laid.step1, blended, under_3_adult,
+                np.zeros(laid.rows), np.zeros(laid.rows, np.int64))
+    in_python = [one for one in laid.step1_rows if not blended[one.row]]
     waiting: dict[int, list[Step1Row]] = {}
-    for one in laid.step1_rows:
+    for one in in_python:
         if not one.static:
             waiting.setdefault(one.first_group, []).append(one)
-    static = laid.static_step1_rows
     if not any(key in STEP1_FIELDS for key, _ in variant.changes):
         # the layout's Step 1, by the documented rules, holds for the rows that read no
         # rating of the chain
+        static = laid.static_step1_rows
         rows.step1_r0[static] = np.asarray(laid.given.r0)[static]
         rows.step1_n[static] = np.asarray(laid.given.n)[static]
     else:
-        for one in laid.step1_rows:
+        for one in in_python:
             if one.static:
                 _step1(one, {}, rules[one.rule_set], rows)
     state = _state(len(laid.slots))
@@ -197,8 +245,8 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
     stops = sorted(set(waiting) | set(np.flatnonzero(laid.month_ends_before).tolist()))
     a = 0
     for b in [*stops, len(laid.start)]:
-        run_groups(a, b, terms, laid.end_day, rows, laid.given, laid.games, state, scored,
-                   c.established_after, c)
+        run_groups(a, b, terms, laid.end_day, laid.section_stop, rows, blend, laid.given,
+                   laid.games, state, scored, c.established_after, c)
         if b < len(laid.start):
             if laid.month_ends_before[b]:
                 months.append((laid.month[b - 1], _ratings_in(state, follow_slots)))

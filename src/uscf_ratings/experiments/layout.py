@@ -15,18 +15,24 @@ the chain to reach them.
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..batch.engine import arrays
+from ..core.initial import BLENDED_SOURCE_FIELDS, blended_sources
 from ..core.layout import Columns, Lineup, before_rows, lineup
-from ..core.model import Player, Section, System
+from ..core.model import Player, Rating, Section, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.records import Before, Games
-from ..core.rules import RULE_SETS, rules_for
+from ..core.rules import RULE_SETS, RuleSet, rules_for
+from ..office.run import prepare_player
+from .chain import MODE
 from .history import History
 
 SYSTEMS = tuple(System)
@@ -44,7 +50,32 @@ class Step1Row:
     start: date
     end: date
     rule_set: int  #: index in rules.RULE_SETS
-    static: bool  #: reads no rating of the chain (only the file's)
+    #: the systems in which the member's rating is the chain's (rated before the section)
+    chain: tuple[System, ...]
+
+    @property
+    def static(self) -> bool:
+        """Reads no rating of the chain (only the file's)."""
+        return not self.chain
+
+
+class Blend(NamedTuple):
+    """What the blended initialization of each Step 1 row reads (initial.blended_sources),
+    as arrays: per row, the range of its sources and the player's age; per source, a
+    rating of the file (X_k, its games, its date) or the chain's slot whose state at the
+    section's start gives them. FIDE and CFC are converted by the rules they were laid out
+    with (`blend_table`)."""
+
+    first: NDArray[np.int64]  #: per row: its first source
+    stop: NDArray[np.int64]  #: one past its last
+    birth_known: NDArray[np.bool_]
+    birth_day: NDArray[np.int64]  #: an ordinal
+    adult: NDArray[np.bool_]  #: known to be an adult
+    slot: NDArray[np.int64]  #: per source: the chain's slot, or -1: the values below
+    rating: NDArray[np.float64]
+    games: NDArray[np.float64]
+    larger: NDArray[np.bool_]  #: the larger Game Factor
+    rated_day: NDArray[np.int64]  #: an ordinal; 0: no date
 
 
 @dataclass(frozen=True)
@@ -62,6 +93,9 @@ class HistoryLayout:
     end_day: NDArray[np.int64]  #: the section's end date, as an ordinal
     month_ends_before: NDArray[np.bool_]  #: a month of the history ends before this group
     month: tuple[str, ...]  #: "2026-03": the month of each group's section's end date
+    #: the section's Step 1 is read before its first group: for that group, one past the
+    #: section's last row; for any other group, its own start (no rows)
+    section_stop: NDArray[np.int64]
     # per row
     slot: NDArray[np.int64]  #: the member-system's place in the chain's state; -1: none
     from_file: NDArray[np.bool_]  #: the pre-event rating is the file's
@@ -72,6 +106,19 @@ class HistoryLayout:
     # Step 1, and the member-systems
     step1_rows: tuple[Step1Row, ...]
     slots: tuple[tuple[str, System], ...]  #: in the order the chain first rates them
+    blend: Blend  #: by the documented rules
+
+    @functools.cached_property
+    def row_rule_set(self) -> NDArray[np.int64]:
+        """Each row's rule set, as an index in rules.RULE_SETS."""
+        return np.repeat(self.rule_set, self.stop - self.start)
+
+    @functools.cached_property
+    def assigned(self) -> NDArray[np.bool_]:
+        """The Step 1 rows whose initial rating the ratings office assigned by hand."""
+        out = np.zeros(self.rows, dtype=np.bool_)
+        out[[r.row for r in self.step1_rows if r.system in r.player.initial]] = True
+        return out
 
     @property
     def rows(self) -> int:
@@ -81,6 +128,14 @@ class HistoryLayout:
     def slot_index(self) -> dict[tuple[str, System], int]:
         """Each member-system's slot."""
         return {key: i for i, key in enumerate(self.slots)}
+
+    def blend_by(self, rules: Sequence[RuleSet]) -> Blend:
+        """The blended initialization's sources by ``rules`` (indexed as RULE_SETS): the
+        layout's own where they read the same fields (`BLENDED_SOURCE_FIELDS`)."""
+        if all(getattr(r, f) == getattr(d, f) for r, d in zip(rules, RULE_SETS, strict=True)
+               for f in BLENDED_SOURCE_FIELDS):
+            return self.blend
+        return blend_table(self.rows, self.step1_rows, rules, self.slot_index)
 
     @functools.cached_property
     def static_step1_rows(self) -> NDArray[np.int64]:
@@ -110,6 +165,7 @@ def lay_out_history(history: History) -> HistoryLayout:
     gathered = Columns()
     groups: list[tuple[int, int, int]] = []  #: system, rule set, end day
     months: list[str] = []
+    section_stop: list[int] = []
     slot: list[int] = []
     from_file: list[bool] = []
     step1: list[bool] = []
@@ -127,9 +183,11 @@ def lay_out_history(history: History) -> HistoryLayout:
         at = gathered.add(laid, rows)
         rule_set = starts.index(rules.effective)
         month = section.end_date.strftime("%Y-%m")
-        for system in laid.systems:
+        for g, system in enumerate(laid.systems):
             groups.append((SYSTEMS.index(system), rule_set, section.end_date.toordinal()))
             months.append(month)
+            section_stop.append(at + len(laid.systems) * laid.size if g == 0
+                                else at + g * laid.size)
         known = len(slots)  # the member-systems rated before this section
         _rated(laid, slots)
         _rows(section, laid, at, slots, known, slot, from_file, step1, step1_rows,
@@ -141,12 +199,55 @@ def lay_out_history(history: History) -> HistoryLayout:
     start, stop, half_k, dual_regular, regular = (
         np.asarray(column) for column in (terms.start, terms.stop, terms.half_k,
                                           terms.dual_regular, terms.regular))
+    slot_index = {key: i for i, key in enumerate(slots)}  # a slot's number is its place
     return HistoryLayout(start, stop, half_k, dual_regular, regular, by_group[:, 0],
                          by_group[:, 1], by_group[:, 2],
-                         ends_before, tuple(months), np.array(slot, dtype=np.int64),
+                         ends_before, tuple(months), np.array(section_stop, dtype=np.int64),
+                         np.array(slot, dtype=np.int64),
                          np.array(from_file, dtype=np.bool_), np.array(step1, dtype=np.bool_),
-                         given, games, tuple(step1_rows),
-                         tuple(slots))  # a slot's number is its place in insertion order
+                         given, games, tuple(step1_rows), tuple(slots),
+                         blend_table(len(slot), step1_rows, RULE_SETS, slot_index))
+
+
+#: a stand-in for the chain's rating in a system, for `blend_table`: `blended_sources`
+#: lists it (a chain's state always has a game), and its values are read at run time
+_FROM_CHAIN = Rating(math.nan, 1)
+
+
+def blend_table(rows: int, step1_rows: Sequence[Step1Row], rules: Sequence[RuleSet],
+                slot_index: dict[tuple[str, System], int]) -> Blend:
+    """The sources of every Step 1 row's blended initialization, chosen as the office
+    chooses them (`prepare_player`, `blended_sources`), by ``rules`` (indexed as
+    rules.RULE_SETS): a rating of the chain stands as its slot."""
+    first, stop, birth_day = (np.zeros(rows, dtype=np.int64) for _ in range(3))
+    birth_known, adult = (np.zeros(rows, dtype=np.bool_) for _ in range(2))
+    slot: list[int] = []
+    rating: list[float] = []
+    games: list[float] = []
+    larger: list[bool] = []
+    rated_day: list[int] = []
+    for one in step1_rows:
+        player = one.player
+        if one.chain:
+            placeholders = {(one.member, s): _FROM_CHAIN for s in one.chain}
+            player = prepare_player(player, one.member, placeholders, {}, {}, one.start, MODE)
+        chain = {s.value for s in one.chain}
+        first[one.row] = len(slot)
+        for item in blended_sources(player, one.system, rules[one.rule_set]):
+            from_chain = item.source in chain
+            slot.append(slot_index[(one.member, System(item.source))] if from_chain else -1)
+            rating.append(item.rating)
+            games.append(item.games)
+            larger.append(item.larger)
+            rated_day.append(item.rated_on.toordinal() if item.rated_on is not None else 0)
+        stop[one.row] = len(slot)
+        if player.birth_date is not None:
+            birth_known[one.row] = True
+            birth_day[one.row] = player.birth_date.toordinal()
+        adult[one.row] = bool(player.adult)
+    return Blend(first, stop, birth_known, birth_day, adult, np.array(slot, dtype=np.int64),
+                 np.array(rating, dtype=np.float64), np.array(games, dtype=np.float64),
+                 np.array(larger, dtype=np.bool_), np.array(rated_day, dtype=np.int64))
 
 
 def _rows(section: Section, laid: Lineup, at: int, slots: dict[tuple[str, System], int],
@@ -169,11 +270,11 @@ def _rows(section: Section, laid: Lineup, at: int, slots: dict[tuple[str, System
             needs = not in_chain and laid.ratings[g * size + e] is None
             step1.append(needs)
             if needs:
-                static = not member or not any(0 <= slots.get((member, s), -1) < known
-                                               for s in SYSTEMS)
+                chain = tuple(s for s in SYSTEMS if 0 <= slots.get((member, s), -1) < known
+                              ) if member else ()
                 step1_rows.append(Step1Row(row, first_group, member, laid.unrated[e],
                                            system, section.start_date, section.end_date,
-                                           rule_set, static))
+                                           rule_set, chain))
 
 
 def _rated(laid: Lineup, slots: dict[tuple[str, System], int]) -> None:
