@@ -131,9 +131,9 @@ def test_blended_rows_are_not_left_to_python(history: History,
     called: list[int] = []
     original = compiled._step1
 
-    def counting(one, states, rules, rows):  # type: ignore[no-untyped-def]
+    def counting(one, states, facts, rules, rows):  # type: ignore[no-untyped-def]
         called.append(one.row)
-        original(one, states, rules, rows)
+        original(one, states, facts, rules, rows)
 
     monkeypatch.setattr(compiled, "_step1", counting)
     rerate_laid(laid, Variant("a Step 1 field changed", {"init_z_scale": 300}))

@@ -14,8 +14,9 @@ from .options import date_option
 
 @click.command("experiment")
 @click.argument("spec", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--history", "history_path", type=click.Path(exists=True, path_type=Path),
-              help="The folder of event files to re-rate (instead of the file's history).")
+@click.option("--history", "history_path", metavar="FOLDER|URL",
+              help="The folder of event files, or the office database (sqlite:///office.db, "
+                   "postgresql://...), to re-rate instead of the file's history.")
 @click.option("--from", "start", type=click.DateTime(["%Y-%m-%d"]), callback=date_option,
               metavar="YYYY-MM-DD", help="Only sections that start on or after this date.")
 @click.option("--to", "end", type=click.DateTime(["%Y-%m-%d"]), callback=date_option,
@@ -28,7 +29,7 @@ from .options import date_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Local processes (default: one per core).")
 @click.option("--no-plots", is_flag=True, help="Write the table and the CSV only.")
-def experiment_command(spec: Path, history_path: Path | None, start: date | None,
+def experiment_command(spec: Path, history_path: str | None, start: date | None,
                        end: date | None, out: Path | None, scheduler: str | None,
                        workers: int | None, no_plots: bool) -> None:
     """Re-rate a whole history under each variant of the rules in SPEC (a TOML file) and
@@ -52,17 +53,21 @@ def experiment_command(spec: Path, history_path: Path | None, start: date | None
             "pip install 'uscf-ratings[experiments]'") from None
     try:
         plan = read_spec(spec)
-        folder = history_path or plan.history
-        if folder is None:
+        source = history_path or plan.history
+        if source is None:
             raise click.ClickException(f"{spec}: no history: give history = \"FOLDER\" in "
                                        "the file or --history FOLDER")
         period = Period(start or plan.period.start, end or plan.period.end)
-        click.echo(f"reading {folder} ...", err=True)
-        history = read_history(folder, period)
+        click.echo(f"reading {source} ...", err=True)
+        history = read_history(source, period)
         if not history.sections:
-            raise click.ClickException(f"{folder}: no section starts within {period}")
+            raise click.ClickException(f"{history.source}: no section starts within {period}")
         click.echo(f"{len(history.sections):,} sections of {history.files:,} files "
                    f"({period}); {len(plan.variants)} variants", err=True)
+        beyond = history.office.beyond_the_compiled_chain
+        if beyond:
+            click.echo(f"rated section by section (slower): the database holds {beyond}",
+                       err=True)
         with click.progressbar(length=len(plan.variants), label="variants",
                                file=sys.stderr) as bar:
             done = run_experiment(plan, history, scheduler=scheduler, workers=workers,

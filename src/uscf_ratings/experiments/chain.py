@@ -1,11 +1,13 @@
 """One variant of the rules over a whole history, in memory, the way the office rates it.
 
-Each section, in rating order, is rated as `uscf db rate` rates it into an empty
-database with the default pre-event ratings (office/run.py): a member's rating before a
-section is the state after the member's last section rated here, else the file's rating;
-Step 1 reads the other systems' ratings chosen the same way. The functions that choose are
-the office's own (`office.run.lineup_pre_event`, `office.run.prepare`), so a variant that
-changes nothing gives the office's numbers, game for game.
+Each section, in rating order, is rated as `uscf db rate` rates it (office/run.py): a
+member's rating before a section is the state after the member's last section rated
+here, else the file's rating; Step 1 reads the other systems' ratings chosen the same
+way. A history read from an office database also brings what that database rates with
+(history.FromOffice: baselines, members' facts, floors set by hand, each event's way of
+choosing pre-event ratings); a folder brings none, as an empty database. The functions
+that choose are the office's own (`office.run.lineup_pre_event`, `office.run.prepare`),
+so a variant that changes nothing gives the office's numbers, game for game.
 
 While it rates, the chain collects what the scores need (scores.py): the pre-event
 ratings of both players of every game between rated players, each player's change, and
@@ -29,7 +31,7 @@ from ..core.results import Outcome, outcomes_of
 from ..core.variants import Variant
 from ..office.defaults import PreRatings
 from ..office.run import lineup_pre_event, member_ids, prepare
-from .history import History
+from .history import FromOffice, History
 from .scores import Movement, Prediction, movement, predict
 
 States = dict[tuple[str, System], Rating]
@@ -88,7 +90,7 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
     is the system whose ratings are taken at each month's end; ``keep`` collects every
     outcome as (event id, section number, member, outcome), for comparing with the
     office."""
-    states: States = {}
+    states: States = dict(history.office.baselines)
     games = _Games()
     changes: list[float] = []
     months: list[tuple[str, list[float]]] = []
@@ -99,7 +101,8 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
         if month and this_month != month:
             months.append((month, _ratings_in(states, follow)))
         month = this_month
-        found, ids = _rate(section, variant, states, games)
+        found, ids = _rate(section, variant, states, games, history.office,
+                           history.office.mode(event_id))
         for outcome in found:
             member = ids.get(outcome.pair)
             if member is None:
@@ -120,8 +123,8 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
                    movement(changes, months), keys, finals, rated)
 
 
-def _rate(section: Section, variant: Variant, states: States, games: _Games
-          ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+def _rate(section: Section, variant: Variant, states: States, games: _Games,
+          office: FromOffice, mode: PreRatings) -> tuple[tuple[Outcome, ...], dict[int, str]]:
     """One section as the office rates it (RatingRun._rate): Swiss and round-robin
     sections through their lineup, matches and foreign events through the model."""
     rules = variant.rules_for(section.start_date)
@@ -129,14 +132,14 @@ def _rate(section: Section, variant: Variant, states: States, games: _Games
     if section.type in PROCEDURE_TYPES:
         laid = lineup(section, rules, systems, merge_entrants(section.players))
         ids = list(laid.ids)
-        ratings, players = lineup_pre_event(laid, ids, states, {}, {}, section.start_date,
-                                            MODE)
+        ratings, players = lineup_pre_event(laid, ids, states, office.facts,
+                                            office.floors, section.start_date, mode)
         rows, _ = before_rows(laid, ratings, players, rules, section.end_date)
         games.add(laid, rows, rules.constants.established_after)
         found = rate_rows(laid, ratings, rows, section.end_date)
         return found, {pair: i for pair, i in zip(laid.pairs, ids, strict=True) if i}
     by_pair = member_ids(section, {})
-    prepared = prepare(section, by_pair, states, {}, {}, MODE)
+    prepared = prepare(section, by_pair, states, office.facts, office.floors, mode)
     return outcomes_of(rate_section(prepared, rules)), by_pair
 
 

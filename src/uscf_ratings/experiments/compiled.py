@@ -34,6 +34,7 @@ from ..core.records import Before, Games, Terms
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.variants import STEP1_FIELDS, Variant
 from ..office.run import prepare_player
+from ..office.store import MemberFacts
 from .chain import MODE, Rerated
 from .layout import SYSTEMS, Blend, HistoryLayout, Step1Row
 from .scores import movement, predict
@@ -226,16 +227,16 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
     for one in in_python:
         if not one.static:
             waiting.setdefault(one.first_group, []).append(one)
-    if not any(key in STEP1_FIELDS for key, _ in variant.changes):
-        # the layout's Step 1, by the documented rules, holds for the rows that read no
-        # rating of the chain
+    if not laid.facts and not any(key in STEP1_FIELDS for key, _ in variant.changes):
+        # the layout's Step 1, by the documented rules from the files alone, holds for
+        # the rows that read no rating of the chain
         static = laid.static_step1_rows
         rows.step1_r0[static] = np.asarray(laid.given.r0)[static]
         rows.step1_n[static] = np.asarray(laid.given.n)[static]
     else:
         for one in in_python:
             if one.static:
-                _step1(one, {}, rules[one.rule_set], rows)
+                _step1(one, {}, laid.facts, rules[one.rule_set], rows)
     state = _state(len(laid.slots))
     pairs = int((np.asarray(laid.games.last) - np.asarray(laid.games.first)).sum())
     scored = Scored(np.empty(pairs), np.empty(pairs), np.empty(pairs, np.bool_),
@@ -251,7 +252,8 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
             if laid.month_ends_before[b]:
                 months.append((laid.month[b - 1], _ratings_in(state, follow_slots)))
             for one in waiting.get(b, ()):
-                _step1(one, _states_of(one.member, laid, state), rules[one.rule_set], rows)
+                _step1(one, _states_of(one.member, laid, state), laid.facts,
+                       rules[one.rule_set], rows)
         a = b
     if len(laid.start):
         months.append((laid.month[-1], _ratings_in(state, follow_slots)))
@@ -289,13 +291,13 @@ def _states_of(member: str, laid: HistoryLayout, state: State
     return out
 
 
-def _step1(one: Step1Row, states: dict[tuple[str, System], Rating], rules: RuleSet,
-           rows: Rows) -> None:
+def _step1(one: Step1Row, states: dict[tuple[str, System], Rating],
+           facts: dict[str, MemberFacts | None], rules: RuleSet, rows: Rows) -> None:
     """Step 1 for one row, by the variant's ``rules``, reading ``states`` as the
     office's `lineup_pre_event` does."""
     player: Any = one.player
     if one.member:
-        player = prepare_player(one.player, one.member, states, {}, {}, one.start, MODE)
+        player = prepare_player(one.player, one.member, states, facts, {}, one.start, MODE)
     initial = initial_rating(player, one.system, rules, one.end)
     rows.step1_r0[one.row] = initial.rating
     rows.step1_n[one.row] = initial.games

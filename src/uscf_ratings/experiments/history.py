@@ -1,21 +1,43 @@
 """The history an experiment re-rates: events read once, their sections in rating order.
 
-Each file is read and checked as `uscf db rate` reads it (office/checked_file.py), so a
-variant equal to the documented rules meets the same sections the office rates. The
-sections are kept in the office's rating order (end date, start date, event id, section
-number: office/store.section_key), and only those that start within the period.
+A history is a folder of event files or an office database. Each file is read and
+checked as `uscf db rate` reads it (office/checked_file.py), so a variant equal to the
+documented rules meets the same sections the office rates. A database gives the files
+it stored, each with the way its pre-event ratings were chosen, and what else the office
+rates with (`FromOffice`): its members' facts, the baselines imported before any event,
+floors set by hand, and merged ids (followed in the files, as the office follows them).
+The sections are kept in the office's rating order (end date, start date, event id,
+section number: office/store.section_key), and only those that start within the period.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
-from ..core.model import Event, Section
+from sqlalchemy import func, select
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from ..core.model import Event, Rating, Section, System
+from ..office import schema as t
 from ..office.checked_file import CHECK_FAILURES, named, read_checked
-from ..office.store import SectionKey, section_key
+from ..office.db import DatabaseError, check_schema_to_read, check_url, make_engine, shown_url
+from ..office.defaults import PreRatings
+from ..office.store import (
+    FloorsSetByHand,
+    MemberFacts,
+    SectionKey,
+    aliases,
+    baseline_states,
+    member_facts,
+    office_floors,
+    section_key,
+)
+from ..office.submission import event_of_source
 
 
 class HistoryError(ValueError):
@@ -39,13 +61,45 @@ class Period:
 
 
 @dataclass(frozen=True)
+class FromOffice:
+    """What an office database rates its events with besides their files (office/run.py
+    reads the same): empty for a folder of files."""
+
+    #: each event's way of choosing pre-event ratings (`uscf db rate --pre-ratings`);
+    #: an event not named: PreRatings.DATABASE, the default
+    modes: Mapping[str, PreRatings] = field(default_factory=dict)
+    #: the members table's facts (birth dates, FIDE and CFC ratings), for Step 1
+    facts: dict[str, MemberFacts | None] = field(default_factory=dict)
+    #: each member's standing before any event (`uscf db import-members`), by system
+    baselines: Mapping[tuple[str, System], Rating] = field(default_factory=dict)
+    floors: FloorsSetByHand = field(default_factory=dict)
+
+    def mode(self, event_id: str) -> PreRatings:
+        return self.modes.get(event_id, PreRatings.DATABASE)
+
+    @property
+    def beyond_the_compiled_chain(self) -> str:
+        """What of this makes the compiled chain (compiled.py) give way to chain.py, in
+        words; "" where nothing does."""
+        reasons = []
+        if any(m is not PreRatings.DATABASE for m in self.modes.values()):
+            reasons.append("events rated with the files' pre-event ratings")
+        if self.baselines:
+            reasons.append("baselines imported before any event")
+        if self.floors:
+            reasons.append("floors set by hand")
+        return ", ".join(reasons)
+
+
+@dataclass(frozen=True)
 class History:
     """Sections in rating order, each with its event id: the input of every variant."""
 
     sections: tuple[tuple[str, Section], ...]
-    source: str  #: the folder it was read from
+    source: str  #: the folder or the database it was read from
     period: Period
     files: int
+    office: FromOffice = FromOffice()
 
     @property
     def games(self) -> int:
@@ -68,7 +122,21 @@ def event_files(folder: Path) -> list[Path]:
     return files
 
 
-def read_history(folder: Path, period: Period = Period()) -> History:
+def is_database_url(text: str | Path) -> bool:
+    """Whether ``text`` names a database (sqlite:///office.db, postgresql://...) rather
+    than a folder."""
+    return isinstance(text, str) and re.match(r"[A-Za-z][A-Za-z0-9+]*://", text) is not None
+
+
+def read_history(source: Path | str, period: Period = Period()) -> History:
+    """The history of a folder of event files (`read_folder`) or of an office database
+    given by its URL (`read_office`)."""
+    if is_database_url(source):
+        return read_office(str(source), period)
+    return read_folder(Path(source), period)
+
+
+def read_folder(folder: Path, period: Period = Period()) -> History:
     """Every event file of ``folder`` (`event_files`), checked as the office checks it;
     one file that cannot be read stops the experiment, naming the file."""
     events: list[Event] = []
@@ -80,6 +148,59 @@ def read_history(folder: Path, period: Period = Period()) -> History:
             raise HistoryError(named(path, error)) from None
         events.append(event)
     return history_of(events, str(folder), period, len(files))
+
+
+def read_office(url: str, period: Period = Period()) -> History:
+    """The events an office database stored, from the files it stored, with what else it
+    rates them with (`FromOffice`). Merged ids are followed in the files. A database
+    with published histories (`uscf db import-history`) is refused: the rating a member
+    starts from there depends on each section's date, which the chain does not follow
+    yet. Anything that cannot be read ends in a `HistoryError` naming the database."""
+    shown = shown_url(url)
+    try:
+        check_url(url, must_exist=True)
+        engine = make_engine(url)
+    except DatabaseError as error:
+        raise HistoryError(str(error)) from None
+    except (ArgumentError, ImportError) as error:  # a driver SQLAlchemy cannot load
+        raise HistoryError(f"{shown}: cannot be opened: {error}") from None
+    try:
+        with engine.connect() as c:
+            check_schema_to_read(c)
+            if c.execute(select(func.count()).select_from(t.published_history)).scalar():
+                raise HistoryError(
+                    f"{shown}: holds published histories (uscf db import-history), which an "
+                    "experiment does not read yet: give a folder of the event files instead")
+            merged = aliases(c)
+            events: list[Event] = []
+            modes: dict[str, PreRatings] = {}
+            for event_id, text in c.execute(select(t.events.c.id, t.events.c.source)):
+                event, mode = event_of_source(event_id, json.loads(text))
+                events.append(_followed(event, merged) if merged else event)
+                if mode is not PreRatings.DATABASE:
+                    modes[event_id] = mode
+            ids = [i for (i,) in c.execute(select(t.members.c.id))]
+            facts: dict[str, MemberFacts | None] = {
+                i: f for i, f in member_facts(c, ids).items()
+                if any(v is not None for v in vars(f).values())}
+            office = FromOffice(modes, facts, baseline_states(c, ids) if ids else {},
+                                office_floors(c, None))
+    except DatabaseError as error:
+        raise HistoryError(f"{shown}: {error}") from None
+    except SQLAlchemyError as error:
+        raise HistoryError(f"{shown}: cannot be read: {str(error).splitlines()[0]}") from None
+    finally:
+        engine.dispose()
+    found = history_of(events, shown, period)
+    return replace(found, office=office)
+
+
+def _followed(event: Event, merged: dict[str, str]) -> Event:
+    """The event with each merged id replaced by the id it was merged into."""
+    return replace(event, sections=tuple(
+        replace(s, players=tuple(replace(p, id=merged[p.id]) if p.id in merged else p
+                                 for p in s.players))
+        for s in event.sections))
 
 
 def history_of(events: Sequence[Event], source: str, period: Period = Period(),

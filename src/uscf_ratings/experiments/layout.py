@@ -32,6 +32,7 @@ from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.records import Before, Games
 from ..core.rules import RULE_SETS, RuleSet, rules_for
 from ..office.run import prepare_player
+from ..office.store import MemberFacts
 from .chain import MODE
 from .history import History
 
@@ -106,6 +107,7 @@ class HistoryLayout:
     # Step 1, and the member-systems
     step1_rows: tuple[Step1Row, ...]
     slots: tuple[tuple[str, System], ...]  #: in the order the chain first rates them
+    facts: dict[str, MemberFacts | None]  #: the members' facts an office database adds
     blend: Blend  #: by the documented rules
 
     @functools.cached_property
@@ -135,7 +137,7 @@ class HistoryLayout:
         if all(getattr(r, f) == getattr(d, f) for r, d in zip(rules, RULE_SETS, strict=True)
                for f in BLENDED_SOURCE_FIELDS):
             return self.blend
-        return blend_table(self.rows, self.step1_rows, rules, self.slot_index)
+        return blend_table(self.rows, self.step1_rows, rules, self.slot_index, self.facts)
 
     @functools.cached_property
     def static_step1_rows(self) -> NDArray[np.int64]:
@@ -172,6 +174,9 @@ def lay_out_history(history: History) -> HistoryLayout:
     step1_rows: list[Step1Row] = []
     slots: dict[tuple[str, System], int] = {}
     starts = [rs.effective for rs in RULE_SETS]
+    beyond = history.office.beyond_the_compiled_chain
+    if beyond:
+        raise NotLaidOut(f"the database holds {beyond}")
     for _, section in history.sections:
         if section.type not in PROCEDURE_TYPES:
             raise NotLaidOut(f"section {section.number} of {section.start_date} is a "
@@ -205,8 +210,9 @@ def lay_out_history(history: History) -> HistoryLayout:
                          ends_before, tuple(months), np.array(section_stop, dtype=np.int64),
                          np.array(slot, dtype=np.int64),
                          np.array(from_file, dtype=np.bool_), np.array(step1, dtype=np.bool_),
-                         given, games, tuple(step1_rows), tuple(slots),
-                         blend_table(len(slot), step1_rows, RULE_SETS, slot_index))
+                         given, games, tuple(step1_rows), tuple(slots), history.office.facts,
+                         blend_table(len(slot), step1_rows, RULE_SETS, slot_index,
+                                     history.office.facts))
 
 
 #: a stand-in for the chain's rating in a system, for `blend_table`: `blended_sources`
@@ -215,7 +221,8 @@ _FROM_CHAIN = Rating(math.nan, 1)
 
 
 def blend_table(rows: int, step1_rows: Sequence[Step1Row], rules: Sequence[RuleSet],
-                slot_index: dict[tuple[str, System], int]) -> Blend:
+                slot_index: dict[tuple[str, System], int],
+                facts: dict[str, MemberFacts | None]) -> Blend:
     """The sources of every Step 1 row's blended initialization, chosen as the office
     chooses them (`prepare_player`, `blended_sources`), by ``rules`` (indexed as
     rules.RULE_SETS): a rating of the chain stands as its slot."""
@@ -228,9 +235,10 @@ def blend_table(rows: int, step1_rows: Sequence[Step1Row], rules: Sequence[RuleS
     rated_day: list[int] = []
     for one in step1_rows:
         player = one.player
-        if one.chain:
+        if one.member:
             placeholders = {(one.member, s): _FROM_CHAIN for s in one.chain}
-            player = prepare_player(player, one.member, placeholders, {}, {}, one.start, MODE)
+            player = prepare_player(player, one.member, placeholders, facts, {}, one.start,
+                                    MODE)
         chain = {s.value for s in one.chain}
         first[one.row] = len(slot)
         for item in blended_sources(player, one.system, rules[one.rule_set]):

@@ -134,7 +134,9 @@ def _on_dask(address: str, history: Prepared, variants: tuple[Variant, ...], fol
         raise SchedulerError(f"no Dask scheduler at {address}: {error}") from None
     found: dict[str, Rerated] = {}
     with client:
-        shared = client.scatter(history, broadcast=True)  # once per worker, not per task
+        # once per worker, not per task; hash=False: a key made from the layout's content
+        # (Dask's default) costs more than the whole transfer (15 s for the synthetic year)
+        shared = client.scatter(history, broadcast=True, hash=False)
         futures = [client.submit(rerate_prepared, shared, v, follow, pure=False)
                    for v in variants]
         for future in dask.as_completed(futures):

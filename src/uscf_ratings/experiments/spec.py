@@ -1,7 +1,8 @@
 """An experiment as a small TOML file: the history, the period and the variants.
 
     title = "The bonus threshold B"
-    history = "events"          # a folder of event files, beside this file
+    history = "events"          # a folder of event files, beside this file, or an
+                                # office database: "sqlite:///office.db"
     from = 2025-01-01           # optional: the period (start dates of sections)
     to = 2025-12-31
     baseline = "documented"     # optional: the variant the others are compared with
@@ -32,7 +33,7 @@ from typing import Any
 
 from ..core.model import System
 from ..core.variants import Variant, VariantError
-from .history import Period
+from .history import Period, is_database_url
 
 #: the keys of the file's top level
 TOP_KEYS = frozenset({"title", "history", "from", "to", "baseline", "follow", "variant", "grid"})
@@ -47,7 +48,7 @@ class Spec:
     """What `run_experiment` needs besides the history itself."""
 
     title: str
-    history: Path | None  #: None: given on the command line
+    history: Path | str | None  #: a folder, a database URL; None: on the command line
     period: Period
     variants: tuple[Variant, ...]
     baseline: str  #: a variant's name
@@ -74,7 +75,8 @@ def spec_of(data: dict[str, Any], path: Path) -> Spec:
                         + ", ".join(sorted(TOP_KEYS)))
     history = data.get("history")
     if history is not None and not isinstance(history, str):
-        raise SpecError(f"{path}: history must be a path (text), not {history!r}")
+        raise SpecError(f"{path}: history must be a folder or a database URL (text), not "
+                        f"{history!r}")
     variants = _variants(data, path)
     names = [v.name for v in variants]
     baseline = data.get("baseline", names[0])
@@ -88,7 +90,8 @@ def spec_of(data: dict[str, Any], path: Path) -> Spec:
         raise SpecError(f"{path}: follow must be a system (R, Q, B, OR, OQ, OB), not "
                         f"{follow!r}") from None
     return Spec(str(data.get("title", path.stem)),
-                None if history is None else (path.parent / history),
+                None if history is None else
+                history if is_database_url(history) else (path.parent / history),
                 Period(_day(data, "from", path), _day(data, "to", path)),
                 tuple(variants), str(baseline), system)
 
