@@ -138,3 +138,21 @@ def test_a_variant_rates_a_section_by_its_numbers() -> None:
     step4 = next(s for s in a10.steps if s.step == 4)
     assert step4.bonus == pytest.approx(1.5 * k - 20)  # 41.32
     assert a8.post - a10.post == pytest.approx(4.0)
+
+
+def test_established_after_reaches_the_priority_lists() -> None:
+    """2017 text, 2.3: an OTB Blitz rating is first taken from an *established* Regular
+    rating, and from FIDE before a Regular rating that is not established. A Regular
+    rating on 30 games is established at the documented 25 and not at 40: the FIDE rating
+    (1800, converted by the 2017 table to 180 + 0.94 x 1800 = 1872) comes first then."""
+    from uscf_ratings.core.initial import initial_rating
+    from uscf_ratings.core.model import FideRating
+
+    player = Player(1, "12345678", ratings={System.R: Rating(1500.0, 30)},
+                    fide=FideRating(1800.0))
+    day = date(2019, 6, 1)
+    documented = initial_rating(player, System.B, rules_for(day), day)
+    assert (documented.rating, documented.games) == (1500.0, 10)
+    later = initial_rating(player, System.B,
+                           Variant("40", {"established_after": 40}).rules_for(day), day)
+    assert later.rating == pytest.approx(1872.0) and later.games == 5

@@ -35,8 +35,10 @@ def experiment_command(spec: Path, history_path: str | None, start: date | None,
     """Re-rate a whole history under each variant of the rules in SPEC (a TOML file) and
     score how well each variant's pre-event ratings predicted the games.
 
-    Every variant starts from the same ratings (the files' own, for members not yet
-    rated in the history) and rates the same sections in the office's order. The table
+    The history is a folder of event files or an office database (its stored events,
+    with its member list, baselines, floors set by hand and merges). Every variant
+    starts from the same ratings (the files' own, for members not yet rated in the
+    history) and rates the same sections in the office's order. The table
     gives, per variant, the mean log loss and Brier score of the expected scores, the
     mean and spread of the rating changes and how far the last ratings are from the
     baseline's; table.md, results.csv and three plots are written to the --out folder.

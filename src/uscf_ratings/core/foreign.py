@@ -47,7 +47,7 @@ def rate_foreign(section: Section, rules: RuleSet, system: System, entrants: Seq
         rating = next((p.ratings[system] for p in entrant.rows if system in p.ratings), None)
         if rating is None:
             continue  # a foreign opponent: only its FIDE rating is used
-        if not rating.established:
+        if not rating.established_after(c.established_after):
             problems.append(Problem(section_label(section), player_label(entrant.first), None,
                 f"only established {system} ratings are updated from foreign FIDE events "
                 f"(section 6); N = {rating.games}"))

@@ -101,7 +101,8 @@ PRIORITY_LISTS: dict[System, tuple[_FromSystem | _Foreign, ...]] = {
 def _priority(player: Player, system: System, rules: RuleSet, end_date: date) -> Initial:
     for item in PRIORITY_LISTS[system]:
         if isinstance(item, _FromSystem):
-            found = _from_system(player.ratings.get(item.system), item)
+            found = _from_system(player.ratings.get(item.system), item,
+                                 rules.constants.established_after)
             if found is not None:
                 return Initial(found[0], found[1], "priority",
                                f"{item.system} rating {found[0]:g} counted as N = {found[1]}"
@@ -114,10 +115,12 @@ def _priority(player: Player, system: System, rules: RuleSet, end_date: date) ->
     return _age(player, rules, end_date)
 
 
-def _from_system(rating: Rating | None, item: _FromSystem) -> tuple[float, int] | None:
+def _from_system(rating: Rating | None, item: _FromSystem, established_after: float
+                 ) -> tuple[float, int] | None:
     if rating is None or rating.games < max(item.min_games, 1):
         return None
-    if item.established is not None and rating.established != item.established:
+    if (item.established is not None
+            and rating.established_after(established_after) != item.established):
         return None
     games = {"0": 0, "10": 10, "min10": min(10, rating.games)}[item.games]
     return rating.rating, games

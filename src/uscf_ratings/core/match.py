@@ -42,7 +42,7 @@ def rate_match(section: Section, rules: RuleSet, system: System, entrants: Seque
     label = section_label(section)
     for i in players:
         rating = priors[i].rating
-        if rating is None or not rating.established:
+        if rating is None or not rating.established_after(c.established_after):
             problems.append(Problem(label, player_label(entrants[i].first), None,
                 f"a match needs an established {system} rating (section 7); "
                 + ("unrated" if rating is None else f"N = {rating.games}")))

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from .constants import DOCUMENTED
+
 
 class System(str, enum.Enum):
     """The six rating systems (2025 text, opening paragraph and footnote 1)."""
@@ -100,8 +102,13 @@ class Rating:
 
     @property
     def established(self) -> bool:
-        """Established means based on more than 25 games (2025 text, section 1)."""
-        return self.games > 25
+        """Established means based on more than 25 games (2025 text, section 1): the
+        documented number; `established_after` takes a rule set's own."""
+        return self.established_after(DOCUMENTED.established_after)
+
+    def established_after(self, games: float) -> bool:
+        """Based on more than ``games`` games (`Constants.established_after`)."""
+        return self.games > games
 
     @property
     def all_wins(self) -> bool:
