@@ -216,27 +216,7 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
                   np.array([r.bonus_m3_needs_distinct_opponents for r in rules],
                            dtype=np.bool_)[laid.rule_set])
     blend = laid.blend_by(rules)
-    blended = laid.step1 & ~laid.assigned & np.array(
-        [r.initialization == "blended" for r in rules], dtype=np.bool_)[laid.row_rule_set]
-    under_3_adult = np.array([r.missing_age_rule == "adult" for r in rules],
-                             dtype=np.bool_)[laid.row_rule_set]
-    rows = Rows(laid.slot, laid.from_file, laid.step1, blended, under_3_adult,
-                np.zeros(laid.rows), np.zeros(laid.rows, np.int64))
-    in_python = [one for one in laid.step1_rows if not blended[one.row]]
-    waiting: dict[int, list[Step1Row]] = {}
-    for one in in_python:
-        if not one.static:
-            waiting.setdefault(one.first_group, []).append(one)
-    if not laid.facts and not any(key in STEP1_FIELDS for key, _ in variant.changes):
-        # the layout's Step 1, by the documented rules from the files alone, holds for
-        # the rows that read no rating of the chain
-        static = laid.static_step1_rows
-        rows.step1_r0[static] = np.asarray(laid.given.r0)[static]
-        rows.step1_n[static] = np.asarray(laid.given.n)[static]
-    else:
-        for one in in_python:
-            if one.static:
-                _step1(one, {}, laid.facts, rules[one.rule_set], rows)
+    rows, waiting = _step1_rows(laid, variant, rules)
     state = _state(len(laid.slots))
     pairs = int((np.asarray(laid.games.last) - np.asarray(laid.games.first)).sum())
     scored = Scored(np.empty(pairs), np.empty(pairs), np.empty(pairs, np.bool_),
@@ -264,6 +244,36 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
                            scored.provisional[:games], scored.y[:games], c.we_scale),
                    movement(scored.changes[:changes], months),
                    keys, np.asarray(state.values.r0)[order], rated)
+
+
+def _step1_rows(laid: HistoryLayout, variant: Variant, rules: list[RuleSet]
+                ) -> tuple[Rows, dict[int, list[Step1Row]]]:
+    """Where each row's pre-event rating comes from under ``rules``: the rows of the
+    blended initialization are left to the loop (`_initial`); Step 1 by the priority
+    lists or assigned by hand is done here for the rows that read no rating of the
+    chain, and the others are returned by the group they wait for."""
+    blended = laid.step1 & ~laid.assigned & np.array(
+        [r.initialization == "blended" for r in rules], dtype=np.bool_)[laid.row_rule_set]
+    under_3_adult = np.array([r.missing_age_rule == "adult" for r in rules],
+                             dtype=np.bool_)[laid.row_rule_set]
+    rows = Rows(laid.slot, laid.from_file, laid.step1, blended, under_3_adult,
+                np.zeros(laid.rows), np.zeros(laid.rows, np.int64))
+    in_python = [one for one in laid.step1_rows if not blended[one.row]]
+    waiting: dict[int, list[Step1Row]] = {}
+    for one in in_python:
+        if not one.static:
+            waiting.setdefault(one.first_group, []).append(one)
+    if not laid.facts and not any(key in STEP1_FIELDS for key, _ in variant.changes):
+        # the layout's Step 1, by the documented rules from the files alone, holds for
+        # the rows that read no rating of the chain
+        static = laid.static_step1_rows
+        rows.step1_r0[static] = np.asarray(laid.given.r0)[static]
+        rows.step1_n[static] = np.asarray(laid.given.n)[static]
+    else:
+        for one in in_python:
+            if one.static:
+                _step1(one, {}, laid.facts, rules[one.rule_set], rows)
+    return rows, waiting
 
 
 def _state(slots: int) -> State:

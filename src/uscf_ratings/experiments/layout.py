@@ -7,9 +7,11 @@ gives, the games, and which rows need Step 1. Whether a member has a state in a 
 when a section is reached does not depend on the variant either (the same games are
 played under every rule), so this module decides, once, which rows take their pre-event
 rating from the chain, which from the file, and which from Step 1. Step 1 itself depends
-on the rules, so it is left to each variant (compiled.py): a row whose Step 1 reads none
-of the chain's ratings (a member new to every system) is *static*; the others wait for
-the chain to reach them.
+on the rules, so it is left to each variant (compiled.py); what it reads is laid out
+here. For the blended initialization, that is each row's sources (`Blend`): a rating of
+the file, FIDE or CFC, or the chain's slot whose state the variant's loop reads when it
+reaches the section. A row whose Step 1 reads none of the chain's ratings (a member new
+to every system) is *static*.
 """
 
 from __future__ import annotations
@@ -204,14 +206,13 @@ def lay_out_history(history: History) -> HistoryLayout:
     start, stop, half_k, dual_regular, regular = (
         np.asarray(column) for column in (terms.start, terms.stop, terms.half_k,
                                           terms.dual_regular, terms.regular))
-    slot_index = {key: i for i, key in enumerate(slots)}  # a slot's number is its place
     return HistoryLayout(start, stop, half_k, dual_regular, regular, by_group[:, 0],
                          by_group[:, 1], by_group[:, 2],
                          ends_before, tuple(months), np.array(section_stop, dtype=np.int64),
                          np.array(slot, dtype=np.int64),
                          np.array(from_file, dtype=np.bool_), np.array(step1, dtype=np.bool_),
                          given, games, tuple(step1_rows), tuple(slots), history.office.facts,
-                         blend_table(len(slot), step1_rows, RULE_SETS, slot_index,
+                         blend_table(len(slot), step1_rows, RULE_SETS, slots,
                                      history.office.facts))
 
 
