@@ -39,6 +39,9 @@ from ..office.store import (
 )
 from ..office.submission import event_of_source
 
+#: members read from an office database at once
+CHUNK = 10_000
+
 
 class HistoryError(ValueError):
     """The history cannot be read: the message names the file or folder."""
@@ -179,12 +182,15 @@ def read_office(url: str, period: Period = Period()) -> History:
                 events.append(_followed(event, merged) if merged else event)
                 if mode is not PreRatings.DATABASE:
                     modes[event_id] = mode
+            facts: dict[str, MemberFacts | None] = {}
+            baselines: dict[tuple[str, System], Rating] = {}
             ids = [i for (i,) in c.execute(select(t.members.c.id))]
-            facts: dict[str, MemberFacts | None] = {
-                i: f for i, f in member_facts(c, ids).items()
-                if any(v is not None for v in vars(f).values())}
-            office = FromOffice(modes, facts, baseline_states(c, ids) if ids else {},
-                                office_floors(c, None))
+            for at in range(0, len(ids), CHUNK):  # some SQLite builds take 32,766 values at most
+                some = ids[at:at + CHUNK]
+                facts.update((i, f) for i, f in member_facts(c, some).items()
+                             if any(v is not None for v in vars(f).values()))
+                baselines.update(baseline_states(c, some))
+            office = FromOffice(modes, facts, baselines, office_floors(c, None))
     except DatabaseError as error:
         raise HistoryError(f"{shown}: {error}") from None
     except SQLAlchemyError as error:
