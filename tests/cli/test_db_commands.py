@@ -299,3 +299,19 @@ def test_import_history_seeds_the_pool_and_player_shows_it(url: str) -> None:
     assert shown[4:7] == ["history: no section in this pool", "published by US Chess "
                           "(imported):", "  2025-06-28  202506284842 s1  R: unr. -> 695.23  P2"]
     assert shown[-1] == "  2026-05-29  202605290393 s1  R: 1544.47 -> 1570.72"
+
+
+def test_a_postgresql_url_without_its_driver_says_which_extra(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """psycopg is the extra [postgres]: without it, one line that names the extra, not
+    a traceback."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "psycopg2", None)
+    out = run("db", "--db", "postgresql://someone@127.0.0.1:1/pool", "list", "--as-of",
+              "2026-12-31", ok=False)
+    assert out.exit_code == 1
+    assert out.output.splitlines() == [
+        "Error: postgresql://someone@127.0.0.1:1/pool: PostgreSQL needs its driver (psycopg "
+        "is missing): pip install 'uscf-ratings[postgres]'"]

@@ -66,6 +66,8 @@ def test_the_experiment_writes_its_table_csv_and_plots(spec: Path) -> None:
     ("[grid]\nbonus_threshold = 8\n", "grid.bonus_threshold must be a list of values"),
     ("[[variant]\n", "not TOML"),
     ("[[variant]]\nname = 'a'\n", "no history: give history"),
+    ("from = 2026-06-01\nto = 2026-01-01\n[[variant]]\nname = 'a'\n",
+     "from (2026-06-01) is after to (2026-01-01)"),
 ])
 def test_a_bad_spec_is_refused_in_one_line_naming_it(tmp_path: Path, text: str,
                                                      message: str) -> None:
@@ -98,3 +100,14 @@ def test_without_matplotlib_the_table_is_written_and_the_plots_refused(
     again = CliRunner().invoke(cli, ["experiment", str(spec), "--out", str(tmp_path / "o"),
                                      "--no-plots"])
     assert again.exit_code == 0, again.output
+
+
+def test_a_period_that_ends_before_it_starts_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    path.write_text("history = 'events'\n[[variant]]\nname = 'a'\n")
+    out = CliRunner().invoke(cli, ["experiment", str(path), "--from", "2026-06-01", "--to",
+                                   "2026-01-01"])
+    assert out.exit_code == 1
+    assert out.output.strip() == ("Error: the period starts (2026-06-01) after it ends "
+                                  f"(2026-01-01): check --from and --to, or from and to in "
+                                  f"{path}")

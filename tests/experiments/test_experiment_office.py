@@ -169,3 +169,14 @@ def test_the_command_reads_a_database(folder: Path, tmp_path: Path) -> None:
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines()[-1].startswith("Error: sqlite:///")
     assert "Traceback" not in missing.output
+
+
+def test_a_relative_sqlite_file_in_the_spec_is_beside_the_spec(tmp_path: Path) -> None:
+    from uscf_ratings.experiments.spec import read_spec
+
+    (tmp_path / "specs").mkdir()
+    spec = tmp_path / "specs" / "b.toml"
+    spec.write_text('history = "sqlite:///../office.db"\n[[variant]]\nname = "a"\n')
+    assert read_spec(spec).history == f"sqlite:///{tmp_path / 'specs' / '..' / 'office.db'}"
+    spec.write_text('history = "sqlite:////abs/office.db"\n[[variant]]\nname = "a"\n')
+    assert read_spec(spec).history == "sqlite:////abs/office.db"  # absolute: as given

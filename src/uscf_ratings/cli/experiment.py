@@ -57,15 +57,19 @@ def experiment_command(spec: Path, history_path: str | None, start: date | None,
         plan = read_spec(spec)
         source = history_path or plan.history
         if source is None:
-            raise click.ClickException(f"{spec}: no history: give history = \"FOLDER\" in "
-                                       "the file or --history FOLDER")
+            raise click.ClickException(f"{spec}: no history: give history = \"FOLDER\" (or "
+                                       "a database URL) in the file, or --history FOLDER|URL")
         period = Period(start or plan.period.start, end or plan.period.end)
+        if period.start and period.end and period.start > period.end:
+            raise click.ClickException(f"the period starts ({period.start}) after it ends "
+                                       f"({period.end}): check --from and --to, or from and "
+                                       f"to in {spec}")
         click.echo(f"reading {source} ...", err=True)
         history = read_history(source, period)
         if not history.sections:
             raise click.ClickException(f"{history.source}: no section starts within {period}")
         click.echo(f"{len(history.sections):,} sections of {history.files:,} files "
-                   f"({period}); {len(plan.variants)} variants", err=True)
+                   f"({period}); {_variants(len(plan.variants))}", err=True)
         beyond = history.office.beyond_the_compiled_chain
         if beyond:
             click.echo(f"rated section by section (slower): the database holds {beyond}",
@@ -89,5 +93,9 @@ def experiment_command(spec: Path, history_path: str | None, start: date | None,
         raise click.ClickException(
             f"{written}; the plots need matplotlib ({error.name} is missing): pip install "
             "'uscf-ratings[experiments]', or give --no-plots") from None
-    click.echo(f"\n{len(done.results)} variants in {done.seconds:.1f} s on {done.where}; "
+    click.echo(f"\n{_variants(len(done.results))} in {done.seconds:.1f} s on {done.where}; "
                + written + "".join(f", {p.name}" for p in plots))
+
+
+def _variants(count: int) -> str:
+    return f"{count} variant{'' if count == 1 else 's'}"

@@ -4,7 +4,7 @@ A history is a folder of event files or an office database. Each file is read an
 checked as `uscf db rate` reads it (office/checked_file.py), so a variant equal to the
 documented rules meets the same sections the office rates. A database gives the files
 it stored, each with the way its pre-event ratings were chosen, and what else the office
-rates with (`FromOffice`): its members' facts, the baselines imported before any event,
+rates with (`FromOffice`): its members' facts, the baselines of a member list,
 floors set by hand, and merged ids (followed in the files, as the office follows them).
 The sections are kept in the office's rating order (end date, start date, event id,
 section number: office/store.section_key), and only those that start within the period.
@@ -88,7 +88,7 @@ class FromOffice:
         if any(m is not PreRatings.DATABASE for m in self.modes.values()):
             reasons.append("events rated with the files' pre-event ratings")
         if self.baselines:
-            reasons.append("baselines imported before any event")
+            reasons.append("members' baselines (the ratings of an imported member list)")
         if self.floors:
             reasons.append("floors set by hand")
         return ", ".join(reasons)
@@ -162,9 +162,12 @@ def read_office(url: str, period: Period = Period()) -> History:
     shown = shown_url(url)
     try:
         check_url(url, must_exist=True)
+    except DatabaseError as error:  # it names the URL
+        raise HistoryError(str(error)) from None
+    try:
         engine = make_engine(url)
     except DatabaseError as error:
-        raise HistoryError(str(error)) from None
+        raise HistoryError(f"{shown}: {error}") from None
     except (ArgumentError, ImportError) as error:  # a driver SQLAlchemy cannot load
         raise HistoryError(f"{shown}: cannot be opened: {error}") from None
     try:

@@ -2,7 +2,8 @@
 
     title = "The bonus threshold B"
     history = "events"          # a folder of event files, beside this file, or an
-                                # office database: "sqlite:///office.db"
+                                # office database: "sqlite:///office.db" (a relative
+                                # SQLite file is beside this file too)
     from = 2025-01-01           # optional: the period (start dates of sections)
     to = 2025-12-31
     baseline = "documented"     # optional: the variant the others are compared with
@@ -33,6 +34,7 @@ from typing import Any
 
 from ..core.model import System
 from ..core.variants import Variant, VariantError
+from ..office.db import sqlite_path
 from .history import Period, is_database_url
 
 #: the keys of the file's top level
@@ -90,10 +92,26 @@ def spec_of(data: dict[str, Any], path: Path) -> Spec:
         raise SpecError(f"{path}: follow must be a system (R, Q, B, OR, OQ, OB), not "
                         f"{follow!r}") from None
     return Spec(str(data.get("title", path.stem)),
-                None if history is None else
-                history if is_database_url(history) else (path.parent / history),
-                Period(_day(data, "from", path), _day(data, "to", path)),
+                None if history is None else _beside(history, path.parent),
+                _period(_day(data, "from", path), _day(data, "to", path), path),
                 tuple(variants), str(baseline), system)
+
+
+def _beside(history: str, folder: Path) -> Path | str:
+    """The history as given, a relative folder or SQLite file taken beside the spec."""
+    if not is_database_url(history):
+        return folder / history
+    file = sqlite_path(history)
+    if file is None or file.is_absolute():
+        return history
+    query = history.partition("?")[2]
+    return f"sqlite:///{folder / file}" + (f"?{query}" if query else "")
+
+
+def _period(start: date | None, end: date | None, path: Path) -> Period:
+    if start is not None and end is not None and start > end:
+        raise SpecError(f"{path}: from ({start}) is after to ({end})")
+    return Period(start, end)
 
 
 def _day(data: dict[str, Any], key: str, path: Path) -> date | None:

@@ -123,7 +123,11 @@ def make_engine(url: str | None = None, wait: WriterWait | None = None) -> Engin
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         _sqlite_setup(engine)
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        try:
+            engine = create_engine(url, pool_pre_ping=True)
+        except ImportError as error:  # the driver is an extra
+            raise DatabaseError(f"PostgreSQL needs its driver ({error.name} is missing): "
+                                "pip install 'uscf-ratings[postgres]'") from None
     # execution options of an engine reach every connection it makes, and `_begin`
     return engine.execution_options(**{_WAIT: wait or WriterWait()})
 
