@@ -16,9 +16,11 @@ import pytest
 
 from uscf_ratings.core.model import (
     CfcRating,
+    Event,
     FideRating,
     InitialRating,
     Player,
+    Rating,
     System,
 )
 from uscf_ratings.core.variants import Variant
@@ -56,9 +58,11 @@ def _varied(p: Player, start: date) -> Player:
     if draw % 6 == 0:
         changes["birth_date"] = None
         changes["adult"] = draw % 12 == 0
+    if draw % 7 == 3 and System.R not in p.ratings:  # established at 25, not at 40
+        changes["ratings"] = {**p.ratings, System.R: Rating(1400.0 + draw % 300, 30)}
     if draw % 3 == 0:  # the file's ratings carry their dates
         changes["ratings"] = {s: replace(r, date=start - timedelta(days=draw % 200))
-                              for s, r in p.ratings.items()}
+                              for s, r in changes.get("ratings", p.ratings).items()}
     if draw % 20 == 7:
         changes["initial"] = {System.R: InitialRating(1234.5, 4)}
     if draw % 20 == 9 and p.birth_date is not None:  # a miscoded birth date: under 3
@@ -111,6 +115,8 @@ def test_the_history_holds_every_kind_of_source(history: History) -> None:
                                             "init_games_cap": 6}),
     Variant("staleness", {"init_z_scale": 250, "init_staleness": 0.1, "init_z_cap": 4}),
     Variant("under 3 is adult", {"missing_age_rule": "adult"}),
+    # the priority lists' "established" (2017 text, 2.3)
+    Variant("established after 40", {"established_after": 40}),
 ], ids=lambda v: v.name)
 def test_compiled_step1_gives_the_python_chain_s_numbers(history: History,
                                                           variant: Variant) -> None:
@@ -141,3 +147,32 @@ def test_blended_rows_are_not_left_to_python(history: History,
                  if r.start < date(2020, 6, 1) or r.system in r.player.initial}
     assert called and set(called) == in_python
     assert len(in_python) < len(laid.step1_rows)
+
+
+def test_established_after_reaches_step1_of_a_member_new_to_the_history() -> None:
+    """An OTB Blitz section of 2019 (2017 text, 2.3: an established Regular rating first,
+    FIDE before a Regular rating that is not established). Player 4 is new to the
+    history, unrated in Blitz, with a Regular rating on 30 games and FIDE 1800: R0 1500
+    (R, N = 10) at the documented 25, 180 + 0.94 x 1800 = 1872 (FIDE, N = 5) at 40. The
+    compiled loop must not keep the layout's Step 1, made by the documented rules."""
+    from uscf_ratings.core.model import Result, Section
+
+    day = date(2019, 6, 1)
+    games = {1: [(2, "W"), (3, "W"), (4, "W")], 2: [(1, "L"), (4, "D"), (3, "D")],
+             3: [(4, "D"), (1, "L"), (2, "D")], 4: [(3, "D"), (2, "D"), (1, "L")]}
+    players = tuple(
+        Player(pair, f"1000000{pair}", f"P{pair}", birth_date=date(1980, 1, 1),
+               ratings={System.R: Rating(1500.0, 30)} if pair == 4
+               else {System.B: Rating(1500.0, 30)},
+               fide=FideRating(1800.0) if pair == 4 else None,
+               results=tuple(Result(n, code, opponent)
+                             for n, (opponent, code) in enumerate(games[pair], 1)))
+        for pair in games)
+    section = Section(1, day, day, players, "RR", systems=(System.B,))
+    history = history_of([Event("E1", day, day, (section,))], "one section")
+    variant = Variant("established after 40", {"established_after": 40})
+    compiled_result = rerate_laid(lay_out_history(history), variant)
+    python = rerate(history, variant)
+    assert np.array_equal(compiled_result.finals, python.finals)
+    documented = rerate(history, Variant("documented"))
+    assert not np.array_equal(python.finals, documented.finals)  # the rule is reached

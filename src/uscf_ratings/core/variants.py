@@ -56,11 +56,12 @@ RULE_FIELDS: dict[str, type | frozenset[str]] = {
 CONSTANT_FIELDS: tuple[str, ...] = Constants._fields
 FIELDS = tuple(RULE_FIELDS) + CONSTANT_FIELDS
 #: the fields Step 1 (core/initial.py) reads: a variant that changes none of them gives
-#: every player new to the history the documented initial rating
+#: every player new to the history the documented initial rating (the priority lists
+#: read "established", 2017 text, 2.3)
 STEP1_FIELDS = frozenset({"initialization", "fide_conversion", "youth_fide_conversion",
                           "fide_game_factor_split", "cfc_conversion", "cfc_needs_residency",
-                          "missing_age_rule"} | {f for f in CONSTANT_FIELDS
-                                                 if f.startswith("init_")})
+                          "missing_age_rule", "established_after"}
+                         | {f for f in CONSTANT_FIELDS if f.startswith("init_")})
 
 
 @dataclass(frozen=True)
