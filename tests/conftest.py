@@ -37,6 +37,22 @@ def write_events(folder: Path, count: int, seed: int, members: int = 150,
     return paths
 
 
+def stored_ratings(url: str) -> dict[tuple[str, int, str, str], float]:
+    """Every post-event rating the office database at ``url`` holds, by (event id,
+    section, member, system)."""
+    from sqlalchemy import select
+
+    from uscf_ratings.office import schema
+    from uscf_ratings.office.office import Office
+
+    office = Office(url)
+    with office.engine.connect() as c:
+        found = {(r.event_id, r.section, r.member_id, r.system): r.post
+                 for r in c.execute(select(schema.ratings))}
+    office.engine.dispose()
+    return found
+
+
 def another_file_of(path: Path, folder: Path) -> Path:
     """A file of the event of ``path`` (event JSON) that differs from it: the event's name
     changed, written to ``folder``."""

@@ -78,20 +78,20 @@ def test_source_weight_is_the_worked_example_s_first_row() -> None:
     born, rated, end = date(2000, 7, 1), date(2018, 3, 25), date(2020, 9, 1)
     args = (1759.0, 100.0, True, rated.toordinal(), end.toordinal(), True, born.toordinal(),
             False, False, DOCUMENTED)
-    factor, p, z, s, w = blending.source_weight(*args)
-    assert factor == 10
+    factor, days, p, z, s, w = blending.source_weight(*args)
+    assert factor == 10 and days == 891
     assert round(p, 2) == 886.52 and round(z, 2) == 2.49 and round(s, 2) == 0.60
     assert round(w, 2) == 5.98
-    assert KERNELS["source_weight"](*args) == (factor, p, z, s, w)
+    assert KERNELS["source_weight"](*args) == (factor, days, p, z, s, w)
 
 
 def test_a_rating_without_a_date_is_current() -> None:
     """D_k = 0 (staleness factor 1) and P_k at the section's end; the Game Factor is at
     most the games credited (7 here)."""
     end = date(2020, 9, 1).toordinal()
-    factor, p, _, s, w = blending.source_weight(1500.0, 7.0, True, 0, end, False, 0, True,
-                                                False, DOCUMENTED)
-    assert (factor, p, s, w) == (7.0, 1300.0, 1.0, 7.0)
+    factor, days, p, _, s, w = blending.source_weight(1500.0, 7.0, True, 0, end, False, 0,
+                                                      True, False, DOCUMENTED)
+    assert (factor, days, p, s, w) == (7.0, 0, 1300.0, 1.0, 7.0)
 
 
 def test_blended_average_is_the_worked_example_s() -> None:

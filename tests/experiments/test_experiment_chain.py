@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import select
-from tests.conftest import skip_or_fail, write_events
+from tests.conftest import skip_or_fail, stored_ratings, write_events
 
 from uscf_ratings.cli.main import cli
 from uscf_ratings.core.model import Event, SectionType, System
@@ -22,8 +21,6 @@ from uscf_ratings.experiments.history import HistoryError, Period, history_of, r
 from uscf_ratings.experiments.layout import HistoryLayout, NotLaidOut, lay_out_history
 from uscf_ratings.experiments.run import laid_out, run_experiment
 from uscf_ratings.experiments.spec import Spec
-from uscf_ratings.office import schema
-from uscf_ratings.office.office import Office
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +38,7 @@ def office_ratings(folder: Path, tmp: Path) -> dict[tuple[str, int, str, str], f
     assert runner.invoke(cli, ["db", "--db", url, "init"]).exit_code == 0
     out = runner.invoke(cli, ["db", "--db", url, "rate", *map(str, sorted(folder.iterdir()))])
     assert out.exit_code == 0, out.output
-    office = Office(url)
-    with office.engine.connect() as c:
-        found = {(r.event_id, r.section, r.member_id, r.system): r.post
-                 for r in c.execute(select(schema.ratings))}
-    office.engine.dispose()
-    return found
+    return stored_ratings(url)
 
 
 def test_the_documented_variant_gives_the_office_s_ratings(folder: Path, tmp_path: Path

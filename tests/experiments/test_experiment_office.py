@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import insert, select
-from tests.conftest import write_events
+from sqlalchemy import insert
+from tests.conftest import stored_ratings, write_events
 
 from uscf_ratings.cli.main import cli
 from uscf_ratings.core.variants import Variant
@@ -56,15 +56,6 @@ def filled(tmp: Path, folder: Path, members_csv: str = "", floors: tuple = (),
     return url
 
 
-def stored(url: str) -> dict[tuple[str, int, str, str], float]:
-    office = Office(url)
-    with office.engine.connect() as c:
-        found = {(r.event_id, r.section, r.member_id, r.system): r.post
-                 for r in c.execute(select(schema.ratings))}
-    office.engine.dispose()
-    return found
-
-
 def rerated(history: History) -> dict[tuple[str, int, str, str], float]:
     kept: list = []
     rerate(history, DOCUMENTED, keep=kept)
@@ -92,7 +83,7 @@ def test_a_database_gives_its_stored_ratings_compiled_and_section_by_section(
     url = filled(tmp_path, folder, "\n".join(lines) + "\n")
     history = read_history(url)
     assert history.office.facts and not history.office.beyond_the_compiled_chain
-    office = stored(url)
+    office = stored_ratings(url)
     assert rerated(history) == office and len(office) > 500
     laid = laid_out(history)
     assert isinstance(laid, HistoryLayout)
@@ -124,7 +115,7 @@ def test_baselines_floors_and_merges_are_rated_as_the_office_rates_them(
     assert "baselines" in office.beyond_the_compiled_chain
     assert not any(p.id == drop for _, s in history.sections for p in s.players)
     assert not isinstance(laid_out(history), HistoryLayout)  # chain.py rates it
-    assert rerated(history) == stored(url)
+    assert rerated(history) == stored_ratings(url)
 
 
 def test_published_histories_are_refused(folder: Path, tmp_path: Path) -> None:

@@ -87,9 +87,10 @@ def age_rating(birth_known: bool, days_old: float, adult: bool, under_3_adult: b
 
 def source_weight(x: float, games: float, larger: bool, rated_day: int, end_day: int,
                   birth_known: bool, birth_day: int, adult: bool, under_3_adult: bool,
-                  c: Constants) -> tuple[float, float, float, float, float]:
-    """One source of the blended average (section 2): its Game Factor G_k, age-based
-    rating P_k, Z_k, staleness factor S_k and weight W_k = G_k x S_k.
+                  c: Constants) -> tuple[float, int, float, float, float, float]:
+    """One source of the blended average (section 2), in the columns of the text's
+    example: its Game Factor G_k, staleness D_k in days, age-based rating P_k, Z_k,
+    staleness factor S_k and weight W_k = G_k x S_k.
 
     ``x`` is X_k (converted where it is FIDE or CFC), ``games`` the games credited under
     its system (infinite for FIDE and CFC). G_k is at most 10 where ``larger``, else 5:
@@ -100,10 +101,11 @@ def source_weight(x: float, games: float, larger: bool, rated_day: int, end_day:
     D_k/365.25)."""
     factor = min(c.init_game_factor if larger else c.init_other_game_factor, games)
     on = rated_day if rated_day > 0 else end_day
+    days = end_day - on
     p = age_rating(birth_known, on - birth_day, adult, under_3_adult)
     z = min(c.init_z_cap, (x - p) / c.init_z_scale)
-    s = math.exp(c.init_staleness * (z - c.init_z_cap) * (end_day - on) / DAYS_A_YEAR)
-    return factor, p, z, s, factor * s
+    s = math.exp(c.init_staleness * (z - c.init_z_cap) * days / DAYS_A_YEAR)
+    return factor, days, p, z, s, factor * s
 
 
 def blended_average(ratings: Column[float], weights: Column[float], count: int,

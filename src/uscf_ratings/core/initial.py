@@ -205,11 +205,10 @@ def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> 
     sources = []
     for item in listed:
         rated_day = item.rated_on.toordinal() if item.rated_on is not None else 0
-        factor, p_k, z, s, weight = blending.source_weight(
+        factor, days, p_k, z, s, weight = blending.source_weight(
             item.rating, item.games, item.larger, rated_day, end, birth is not None,
             birth.toordinal() if birth is not None else 0, bool(player.adult),
             rules.missing_age_rule == "adult", c)
-        days = end - rated_day if rated_day else 0
         sources.append(Source(item.source, item.rating, factor, days, p_k, z, s, weight))
     r0, games = blending.blended_average([s.rating for s in sources],
                                          [s.weight or 0.0 for s in sources], len(sources), c)

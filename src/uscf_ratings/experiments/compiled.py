@@ -139,7 +139,7 @@ def _initial(row: int, end: int, rows: Rows, blend: Blend, state: State, c: Cons
             x, games, day = state.values.r0[s], float(state.values.n[s]), state.day[s]
         ratings[k - first] = x
         weights[k - first] = source_weight(x, games, blend.larger[k], day, end, known, born,
-                                           adult, rows.under_3_adult[row], c)[4]
+                                           adult, rows.under_3_adult[row], c)[5]
     rows.step1_r0[row], rows.step1_n[row] = blended_average(ratings, weights, stop - first, c)
 
 

@@ -3,10 +3,11 @@
 The history is read and laid out once (layout.py), and handed to each worker once (a
 process pool's initializer, or Dask's scatter to every worker); a task then re-rates it
 under one variant (compiled.py) and sends back only its scores and last ratings
-(chain.Rerated). A history with matches or foreign FIDE events, which the compiled
-chain does not rate, is re-rated by chain.py, section by section. Tasks run in local processes by
-default, or on a Dask cluster given the address of its scheduler. A task is a pure
-function of the history and the variant, so where it runs does not change its numbers.
+(chain.Rerated). A history the compiled chain does not rate (matches, foreign FIDE
+events, an office database's baselines or floors set by hand) is re-rated by chain.py,
+section by section. Tasks run in local processes by default, or on a Dask cluster given
+the address of its scheduler. A task is a pure function of the history and the variant,
+so where it runs does not change its numbers.
 """
 
 from __future__ import annotations
