@@ -272,8 +272,11 @@ class Driver:
         self.cursor.execute(self.sql(statement), params)
         return self.cursor
 
-    def executemany(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+    def executemany(self, statement: str, rows: Sequence[Sequence[Any]]) -> int:
+        """Run one statement for each row; returns the rows they changed, summed (both
+        drivers sum them)."""
         self.cursor.executemany(self.sql(statement), rows)
+        return int(self.cursor.rowcount)
 
     def rows(self, statement: str, params: Sequence[Any],
              columns: Sequence[Column[Any]]) -> list[tuple[Any, ...]]:

@@ -3,7 +3,9 @@
 A `RatingRun` works inside one transaction. It reads what it needs once and keeps
 it for the sections that follow: merged ids, floors set by hand, each member's facts and
 each member's latest state, updated as it rates. Each section's results are written in
-one statement, without their explanations (office/explain.py rebuilds those).
+one statement, without their explanations (office/explain.py rebuilds those). A re-rate
+writes the rows of the sections stored from its key on again in place
+(`write_outcomes`), rather than deleting them first.
 
 A Swiss or round-robin section is rated from its lineup (core/layout.py), laid out when
 the event was read: the run chooses each player's pre-event rating (`pre_event_rating`:
@@ -25,7 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, select
 
 from ..core import floors as floor_rules
 from ..core.layout import Lineup, before_rows, lineup
@@ -48,16 +50,18 @@ from .store import (
     aliases,
     baseline_states,
     has_published,
-    insert_outcomes,
     insert_rows,
     latest_states,
     member_facts,
     office_floors,
     order_key,
     outcome_row,
+    remove_outcomes,
     row_states,
     section_key,
     stored_histories,
+    stored_sections,
+    write_outcomes,
 )
 from .submission import SectionEntry, Submission, stored_event, submission
 
@@ -117,6 +121,11 @@ class RatingRun:
         #: the sections added since are to be rated
         self.appending = False
         self.added: list[SectionKey] = []
+        #: while re-rating from a key: the rows each section from it on holds from
+        #: before, which its rating writes again (`write_outcomes`), and the key; the
+        #: states of a member first seen meanwhile are those before the key
+        self.stored: dict[SectionKey, int] = {}
+        self.rerating: SectionKey | None = None
 
     @classmethod
     def resume(cls, previous: RatingRun | None, c: Connection, first: SectionKey) -> RatingRun:
@@ -148,16 +157,20 @@ class RatingRun:
         if self.appending:  # nothing rated from ``key`` on: just the sections added
             keys = sorted(k for k in self.added if k >= key)
         else:
-            removed = c.execute(delete(t.ratings).where(after_or_at(t.ratings, key, "section")))
-            if removed.rowcount:  # states read before are later than ``key``: read again
-                self.states.clear()
-                self.loaded.clear()
-                self.own.clear()
             keys = [(end, start, event_id, number) for event_id, number, start, end in c.execute(
                 select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
                        t.sections.c.end_date)
                 .where(after_or_at(t.sections, key))
                 .order_by(*order_key(t.sections).clauses))]
+            self.stored = stored_sections(c, key)
+            if self.stored:  # states read before may be later than ``key``: read again
+                self.states.clear()
+                self.loaded.clear()
+                self.own.clear()
+                self.rerating = key
+                gone = self.stored.keys() - set(keys)  # rows of no section stored: none
+                if gone:
+                    remove_outcomes(self.driver, gone)
         self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
         ahead = self._read_ahead(keys)
@@ -172,6 +185,7 @@ class RatingRun:
             done = Rated((end, start, event_id, number), count)
             rated.append(done)
             self.last = done.key
+        self.stored, self.rerating = {}, None  # every row from ``key`` on is written again
         return rated
 
     def _take(self, events: list[tuple[Submission, PreRatings]]) -> None:
@@ -225,7 +239,7 @@ class RatingRun:
                 continue
             rows.append(outcome_row(stored, member, outcome))
             self.states[(member, outcome.system)] = outcome.state_after
-        insert_outcomes(self.driver, rows)
+        write_outcomes(self.driver, stored, rows, self.stored.pop(entry.key(event.id), 0))
         if self.histories:  # rare: members with a published history, now rated here
             self.own.update((ids[o.pair], o.system) for o in found
                             if ids.get(o.pair) in self.histories)
@@ -310,7 +324,7 @@ class RatingRun:
         if found:  # a member row made just now has no baseline and no results yet
             ids = list(found)
             self.states.update(baseline_states(self.c, ids))
-            own = row_states(self.c, ids)
+            own = row_states(self.c, ids, self.rerating)
             self.states.update(own)
             if self.published:
                 self.histories.update(stored_histories(self.c, ids))

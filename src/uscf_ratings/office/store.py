@@ -23,6 +23,7 @@ from sqlalchemy import (
     DateTime,
     Table,
     delete,
+    func,
     insert,
     literal,
     select,
@@ -344,7 +345,51 @@ def insert_outcomes(driver: Driver, rows: list[tuple[Any, ...]]) -> None:
         driver.executemany(insert_sql(t.ratings, RATING_COLUMNS), rows)
 
 
+def stored_sections(connection: Connection, key: SectionKey) -> dict[SectionKey, int]:
+    """How many rows of ``ratings`` each section from ``key`` on holds: what a re-rate
+    from ``key`` writes again (`write_outcomes`)."""
+    r = t.ratings.c
+    columns = (r.end_date, r.start_date, r.event_id, r.section)
+    return {(end, start, event_id, number): count
+            for end, start, event_id, number, count in connection.execute(
+                select(*columns, func.count()).where(after_or_at(t.ratings, key, "section"))
+                .group_by(*columns))}
+
+
+def remove_outcomes(driver: Driver, sections: Iterable[SectionKey]) -> None:
+    """DELETE the rows of ``sections``."""
+    driver.executemany(
+        "DELETE FROM ratings WHERE end_date = ? AND start_date = ? AND event_id = ? "
+        "AND section = ?",
+        [(driver.date(end), driver.date(start), event_id, number)
+         for end, start, event_id, number in sections])
+
+
+def write_outcomes(driver: Driver, section: SectionColumns, rows: list[tuple[Any, ...]],
+                   stored: int) -> None:
+    """Write the rows made by `outcome_row` of a section of which the table holds
+    ``stored`` rows (a re-rate: `stored_sections`).
+
+    Where they are the rows of the same players in the same systems, the usual case of a
+    re-rate, they are updated in place: the indexes hold none of the numbers, and an
+    UPDATE leaves them as they are, where a DELETE and an INSERT change each index at a
+    random place (most of what a re-rate spent in SQLite: docs/performance.md).
+    Otherwise (a member merged, a player no longer in the section's rated games) the
+    section's rows are replaced."""
+    if stored == len(rows) and rows:
+        if driver.executemany(UPDATE_OUTCOME, [row[6:] + row[:4] for row in rows]) == stored:
+            return  # each row's key matched one stored row: they are the stored ones
+    if stored:
+        driver.execute("DELETE FROM ratings WHERE event_id = ? AND section = ?", section[:2])
+    insert_outcomes(driver, rows)
+
+
 RATING_COLUMNS = tuple(c.name for c in t.ratings.columns)
+#: a row of `outcome_row` is the section's key columns (event, section, member, system),
+#: its dates, then the values; an UPDATE sets the values where the key columns match
+UPDATE_OUTCOME = (
+    f"UPDATE ratings SET {', '.join(f'{c} = ?' for c in RATING_COLUMNS[6:])} "
+    f"WHERE {' AND '.join(f'{c} = ?' for c in RATING_COLUMNS[:4])}")
 
 
 # --- a state as JSON ------------------------------------------------------------------

@@ -1,0 +1,150 @@
+"""A re-rate writes each stored section's rows again in place (`store.write_outcomes`):
+the database ends as a run in date order leaves it, column for column, whether a
+section's rows were updated, replaced or removed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert, select, text
+from tests.office.conftest import year
+
+from uscf_ratings.office import schema
+from uscf_ratings.office.db import Driver, writing
+from uscf_ratings.office.office import Office
+from uscf_ratings.office.store import RATING_COLUMNS, write_outcomes
+
+
+def rows(office: Office) -> list[tuple[Any, ...]]:
+    """Every column of every row of ``ratings``, in key order."""
+    with office.engine.connect() as c:
+        return sorted(tuple(r) for r in c.execute(select(schema.ratings)))
+
+
+def rowids(office: Office) -> dict[tuple[Any, ...], int]:
+    """SQLite's rowid of each row, by its key (event, section, member, system)."""
+    with office.engine.connect() as c:
+        return {tuple(r[1:]): r[0] for r in c.execute(text(
+            "SELECT rowid, event_id, section, member_id, system FROM ratings"))}
+
+
+def test_a_late_batch_leaves_every_column_as_a_run_in_date_order(office: Office,
+                                                                   tmp_path: Path) -> None:
+    """On both databases. On SQLite, the rows of the sections stored before keep their
+    rowid: they were updated, not deleted and inserted again."""
+    events = year(20)
+    late = [events[3], events[9], events[15]]
+    office.rate_many([e for e in events if e not in late])
+    sqlite = office.engine.dialect.name == "sqlite"
+    before = rowids(office) if sqlite else {}
+    stored = rows(office)
+    office.rate_many(late)
+    ordered = Office(f"sqlite:///{tmp_path / 'order.db'}")
+    ordered.init()
+    ordered.rate_many(events)
+    after = rows(office)
+    assert after == rows(ordered)
+    late_ids = {e.id for e in late}
+    changed = [r for r in after if r[0] not in late_ids and r not in stored]
+    assert len(changed) > 100  # the re-rate did change the numbers of later sections
+    if sqlite:
+        kept = rowids(office)
+        assert {key: kept[key] for key in before} == before
+
+
+def section_rows(office: Office, event_id: str) -> list[tuple[Any, ...]]:
+    with office.engine.connect() as c:
+        return sorted(tuple(r) for r in c.execute(
+            select(schema.ratings).where(schema.ratings.c.event_id == event_id)))
+
+
+def written(office: Office, event_id: str, new: list[tuple[Any, ...]], stored: int) -> None:
+    """``write_outcomes`` of rows given as SQLAlchemy reads them, committed."""
+    with writing(office.engine) as c:
+        driver = Driver(c)
+        as_stored = [tuple(driver.date(v) if isinstance(v, date) else v for v in row)
+                     for row in new]
+        write_outcomes(driver, as_stored[0][:2] + as_stored[0][4:6], as_stored, stored)
+
+
+def test_write_outcomes_updates_replaces_or_removes(office: Office) -> None:
+    """The rows of one stored section written again: with the same players (updated),
+    with one player another member (replaced), and fewer (the others removed)."""
+    events = year(3)
+    office.rate_many(events)
+    event_id = events[0].id
+    stored = section_rows(office, event_id)
+    assert len(stored) >= 4 and RATING_COLUMNS[:6] == (
+        "event_id", "section", "member_id", "system", "end_date", "start_date")
+    one_section = [r for r in stored if r[1] == stored[0][1]]
+    count = len(one_section)
+    post = RATING_COLUMNS.index("post")
+
+    # the same players: every value column takes the new numbers
+    new = [r[:6] + tuple(None if v is None else (v + 1 if isinstance(v, (int, float))
+                                                  else v + " ") for v in r[6:])
+           for r in one_section]
+    written(office, event_id, new, count)
+    assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(new)
+
+    # one player replaced by another member (the count alone is the same): replaced
+    other = next(r[2] for e in events[1:] for r in section_rows(office, e.id)
+                 if r[2] not in {x[2] for x in one_section})
+    swapped = [new[0][:2] + (other,) + new[0][3:]] + new[1:]
+    written(office, event_id, swapped, count)
+    assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(swapped)
+
+    # fewer rows than stored: the others are removed
+    fewer = [replace_post(r, post, 1234.5) for r in swapped[1:]]
+    written(office, event_id, fewer, count)
+    assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(fewer)
+
+
+def replace_post(row: tuple[Any, ...], index: int, value: float) -> tuple[Any, ...]:
+    return row[:index] + (value,) + row[index + 1:]
+
+
+def test_a_rerate_removes_rows_of_a_section_no_longer_stored(office: Office,
+                                                              tmp_path: Path) -> None:
+    """A re-rate from a key leaves exactly the rows of the sections it rated, as the
+    DELETE from that key on did before rows were updated in place: a row of a section
+    number that is not stored (put there by hand) goes."""
+    events = year(8)
+    office.rate_many(events)
+    last = events[-1]
+    row = rows(office)[0]
+    with writing(office.engine) as c:
+        c.execute(insert(schema.ratings).values(
+            dict(zip(RATING_COLUMNS, (last.id, 99, row[2], row[3], date(2099, 1, 1),
+                                      date(2099, 1, 1)) + row[6:], strict=True))))
+    assert any(r[1] == 99 for r in rows(office))
+    office.withdraw(events[1].id)
+    ordered = Office(f"sqlite:///{tmp_path / 'order.db'}")
+    ordered.init()
+    ordered.rate_many([e for e in events if e is not events[1]])
+    assert rows(office) == rows(ordered)
+
+
+def test_a_merge_replaces_the_rows_of_the_id_merged(office: Office, tmp_path: Path) -> None:
+    """A member's games under a second id: merged, that id's rows are replaced by the
+    kept id's (the rows no longer match, so the section is written anew), and the
+    database equals the events rated with the one id from the start."""
+    events = year(10)
+    keep = events[0].sections[0].players[0].id
+    games = [e for e in events[1:] if any(p.id == keep for s in e.sections for p in s.players)]
+    assert games, "the member plays again"
+    drop = "99999999"
+    second = games[-1]
+    as_drop = replace(second, sections=tuple(
+        replace(s, players=tuple(replace(p, id=drop) if p.id == keep else p
+                                 for p in s.players)) for s in second.sections))
+    office.rate_many([as_drop if e is second else e for e in events])
+    assert any(r[2] == drop for r in rows(office))
+    office.merge(keep, drop)
+    ordered = Office(f"sqlite:///{tmp_path / 'order.db'}")
+    ordered.init()
+    ordered.rate_many(events)
+    assert rows(office) == rows(ordered)
