@@ -78,14 +78,14 @@ def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch:
     paths = year_files(tmp_path, POOL_FROM + 4)
     url = f"sqlite:///{tmp_path / 'office.db'}"
     CliRunner().invoke(cli, ["db", "--db", url, "init"])
-    calls, rate = iter(range(10**6)), run.RatingRun._rate
+    calls, rate = iter(range(10**6)), run.RatingRun._write
 
-    def rate_section(rating_run: run.RatingRun, *args: Any) -> int:
+    def rate_section(rating_run: run.RatingRun, *args: Any) -> run.Rated:
         if next(calls) == 12:
             raise KeyboardInterrupt
         return rate(rating_run, *args)
 
-    monkeypatch.setattr(run.RatingRun, "_rate", rate_section)
+    monkeypatch.setattr(run.RatingRun, "_write", rate_section)
     out = CliRunner().invoke(cli, ["db", "--db", url, "rate", "--check-first",
                                    "--commit-every", "60", *map(str, paths)])
     assert out.exit_code == 130, out.output

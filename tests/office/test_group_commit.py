@@ -115,14 +115,14 @@ def fail_in_section(patch: pytest.MonkeyPatch, at: int, error: BaseException) ->
     """``error`` raised while the ``at``-th section of the run is rated (counting from 0),
     after the rows before it were written in the same transaction."""
     calls = iter(range(10**6))
-    rate = run_module.RatingRun._rate
+    rate = run_module.RatingRun._write
 
-    def rate_section(run: run_module.RatingRun, *args: Any) -> int:
+    def rate_section(run: run_module.RatingRun, *args: Any) -> run_module.Rated:
         if next(calls) == at:
             raise error
         return rate(run, *args)
 
-    patch.setattr(run_module.RatingRun, "_rate", rate_section)
+    patch.setattr(run_module.RatingRun, "_write", rate_section)
 
 
 @pytest.mark.parametrize("where", ["between events", "inside an event"])

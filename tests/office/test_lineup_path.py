@@ -16,15 +16,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from dataclasses import replace
-
 import pytest
 from sqlalchemy import select
 
 from uscf_ratings.core.model import System
+from uscf_ratings.formats.member_records import Baseline, MemberRecord
 from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
-from uscf_ratings.formats.member_records import Baseline, MemberRecord
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.store import state_from_json
 from uscf_ratings.synthetic import events as synthetic_events
@@ -54,11 +52,11 @@ def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
     models; how many sections went each way, and how many re-rates read their stored
     events in a pool (office/prefetch.py)."""
     ways = {"lineup": 0, "model": 0, "pools": 0}
-    rate, by_lineup = run_module.RatingRun._rate, run_module.RatingRun._rate_lineup
+    lineup_of, by_lineup = run_module.RatingRun._lineup_of, run_module.RatingRun._lineup_to_rate
     by_model = run_module.RatingRun._rate_model
 
-    def rate_section(run: run_module.RatingRun, event: Any, entry: Any, *args: Any) -> Any:
-        return rate(run, event, entry if lineup else replace(entry, lineup=None), *args)
+    def rate_section(run: run_module.RatingRun, *args: Any) -> Any:
+        return lineup_of(run, *args) if lineup else None
 
     def rate_lineup(run: run_module.RatingRun, *args: Any) -> Any:
         ways["lineup"] += 1
@@ -75,8 +73,8 @@ def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
     read_ahead = run_module.prefetched
     events = synthetic_events(federation(150, SEED), 30, SEED, sizes=(4, 30))
     with monkeypatch.context() as patch:
-        patch.setattr(run_module.RatingRun, "_rate", rate_section)
-        patch.setattr(run_module.RatingRun, "_rate_lineup", rate_lineup)
+        patch.setattr(run_module.RatingRun, "_lineup_of", rate_section)
+        patch.setattr(run_module.RatingRun, "_lineup_to_rate", rate_lineup)
         patch.setattr(run_module.RatingRun, "_rate_model", rate_model)
         patch.setattr(run_module, "prefetched", prefetched)
         patch.setattr(run_module, "PREFETCH_FROM", prefetch_from)

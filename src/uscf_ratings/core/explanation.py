@@ -37,19 +37,20 @@ def state_after(rating: Rating | None, end: date, post: float, games: int, wins:
 
 
 def stored_outcomes(laid: Lineup, ratings: Sequence[Rating | None], games: Games,
-                    final: Final, end: date) -> tuple[Outcome, ...]:
+                    final: Final, end: date, at: int = 0) -> tuple[Outcome, ...]:
     """What the office stores of a rated lineup (records of lists): every player with a
-    rated game, in every system, from the pre-event ``ratings`` (per row)."""
+    rated game, in every system, from the pre-event ``ratings`` (per row). The lineup's
+    rows begin at row ``at`` of the records (`layout.Columns.add`)."""
     out = []
     size = laid.size
-    for row, rating in enumerate(ratings):
+    for row, rating in enumerate(ratings, at):
         if games.last[row] == games.first[row]:  # no rated game
             continue
         post = final.post[row]
         state = state_after(rating, end, post, final.games[row], final.wins[row],
                             final.draws[row], final.losses[row], final.events3[row],
                             final.above_2200[row], final.peak[row], final.olm[row])
-        g, e = divmod(row, size)
+        g, e = divmod(row - at, size)
         out.append(Outcome(laid.pairs[e], laid.systems[g],
                            None if rating is None else rating.rating,
                            None if rating is None else rating.games, post, state.games,

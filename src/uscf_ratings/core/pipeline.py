@@ -35,6 +35,9 @@ from .validate import Problem, SectionError, check_section, section_label
 
 #: the section types rated by the procedure of section 1 (the others: sections 6 and 7)
 PROCEDURE_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
+#: what `rate_rows` takes: a lineup, its pre-event ratings and `Before` values (per row)
+#: and the section's end date
+LineupToRate = tuple[Lineup, Sequence[Rating | None], Sequence[BeforeRow], date]
 
 
 def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResult:
@@ -83,6 +86,12 @@ def rate_rows(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Bef
     is the same, compiled."""
     _, games, _, _, final = _run(laid, rows)
     return stored_outcomes(laid, ratings, games, final, end)
+
+
+def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
+    """`rate_rows` of each of ``lineups``; batch.engine.rate_lineups is the same,
+    compiled, in one call for them all."""
+    return [rate_rows(*lineup) for lineup in lineups]
 
 
 def _run(laid: Lineup, rows: Sequence[BeforeRow]

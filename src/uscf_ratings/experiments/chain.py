@@ -125,7 +125,7 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
 
 def _rate(section: Section, variant: Variant, states: States, games: _Games,
           office: FromOffice, mode: PreRatings) -> tuple[tuple[Outcome, ...], dict[int, str]]:
-    """One section as the office rates it (RatingRun._rate): Swiss and round-robin
+    """One section as the office rates it (office/run.py): Swiss and round-robin
     sections through their lineup, matches and foreign events through the model."""
     rules = variant.rules_for(section.start_date)
     systems = section_systems(section, rules)

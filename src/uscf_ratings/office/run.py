@@ -10,11 +10,13 @@ writes the rows of the sections stored from its key on again in place
 A Swiss or round-robin section is rated from its lineup (core/layout.py), laid out when
 the event was read: the run chooses each player's pre-event rating (`pre_event_rating`:
 the database's state or the file's, a merged id followed, a floor set by hand applied),
-gives Step 1 to the players unrated in both, and rates the lineup with `rate_rows`: the
-procedure's kernels, compiled where the extra ``[fast]`` is installed
-(`batch.engine.outcomes`), else run by Python (`core.pipeline.rate_rows`). A match or a
-foreign FIDE event, which have their own procedures (sections 6 and 7), is rated from its
-model prepared the same way (`prepare`).
+gives Step 1 to the players unrated in both, and rates the lineup with `rate_lineups`:
+the procedure's kernels, compiled where the extra ``[fast]`` is installed
+(`batch.engine.rate_lineups`), else run by Python (`core.pipeline.rate_lineups`).
+Consecutive sections that share no member are rated in one call (`_SideBySide`): for a
+section of a few dozen players, calling the compiled kernels costs more than their work.
+A match or a foreign FIDE event, which have their own procedures (sections 6 and 7), is
+rated from its model prepared the same way (`prepare`), after the sections before it.
 
 Several transactions in a row (``uscf db rate`` of many files, one event each) can share
 a run: `RatingRun.resume` keeps its caches when the database is as the run left
@@ -32,7 +34,7 @@ from sqlalchemy import Connection, select
 from ..core import floors as floor_rules
 from ..core.layout import Lineup, before_rows, lineup
 from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
-from ..core.pipeline import merge_entrants, rate_section
+from ..core.pipeline import LineupToRate, merge_entrants, rate_section
 from ..core.results import Outcome, outcomes_of
 from ..core.rules import rules_for
 from ..core.steps import peak_before
@@ -66,9 +68,9 @@ from .store import (
 from .submission import SectionEntry, Submission, stored_event, submission
 
 try:  # the procedure's kernels compiled: the extra [fast] (numba, numpy)
-    from ..batch.engine import outcomes as rate_rows
+    from ..batch.engine import rate_lineups
 except ImportError:  # pragma: no cover - exercised where the extra is not installed
-    from ..core.pipeline import rate_rows
+    from ..core.pipeline import rate_lineups
 
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
 
@@ -174,17 +176,28 @@ class RatingRun:
         self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
         ahead = self._read_ahead(keys)
-        rated = []
+        rated: list[Rated] = []
+        waiting = _SideBySide()
         for i, (end, start, event_id, number) in enumerate(keys):
             if event_id not in self.events and ahead is not None:
                 self._take(next(ahead))
             event, pre_ratings = self._event(event_id)
-            count = self._rate(event, event.section(number), pre_ratings)
+            entry = event.section(number)
+            key = (end, start, event_id, number)
+            laid = self._lineup_of(event, entry)
+            if laid is None:  # a match or a foreign event: rated alone, after those before
+                rated += self._rate_side_by_side(waiting)
+                found, ids = self._rate_model(self._model(event, entry), pre_ratings, key)
+                rated.append(self._write(event_id, entry, found, ids))
+            else:
+                members = [self.merged.get(i, i) for i in laid.ids]  # "": no member id
+                if not waiting.takes(members, laid):  # a member's state is to come
+                    rated += self._rate_side_by_side(waiting)
+                waiting.add(event_id, entry, members,
+                            self._lineup_to_rate(entry, laid, members, pre_ratings, key))
             if last_of[event_id] == i:  # its last section: a year of events would not fit
                 del self.events[event_id]
-            done = Rated((end, start, event_id, number), count)
-            rated.append(done)
-            self.last = done.key
+        rated += self._rate_side_by_side(waiting)
         self.stored, self.rerating = {}, None  # every row from ``key`` on is written again
         return rated
 
@@ -221,16 +234,21 @@ class RatingRun:
         assert stored is not None, f"event {event_id} has sections but is not stored"
         return stored
 
-    def _rate(self, event: Submission, entry: SectionEntry, pre_ratings: PreRatings) -> int:
-        laid = entry.lineup
-        if laid is not None and self._merged_in(laid):
-            laid = self._merged_lineup(event, entry, laid)
-        if laid is not None:
-            found, ids = self._rate_lineup(entry, laid, pre_ratings, entry.key(event.id))
-        else:
-            found, ids = self._rate_model(self._model(event, entry), pre_ratings,
-                                          entry.key(event.id))
-        stored = (event.id, entry.number, self.driver.date(entry.end_date),
+    def _rate_side_by_side(self, waiting: _SideBySide) -> list[Rated]:
+        """The lineups waiting, rated in one call (`rate_lineups`) and written, in order."""
+        if not waiting.lineups:
+            return []
+        found = rate_lineups(waiting.lineups)
+        done = [self._write(event_id, entry, outcomes, ids) for (event_id, entry, ids), outcomes
+                in zip(waiting.sections, found, strict=True)]
+        waiting.clear()
+        return done
+
+    def _write(self, event_id: str, entry: SectionEntry, found: Sequence[Outcome],
+               ids: Mapping[int, str]) -> Rated:
+        """A section's outcomes stored, and its members' states kept for the next."""
+        key = entry.key(event_id)
+        stored = (event_id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))
         rows = []
         for outcome in found:
@@ -239,15 +257,24 @@ class RatingRun:
                 continue
             rows.append(outcome_row(stored, member, outcome))
             self.states[(member, outcome.system)] = outcome.state_after
-        write_outcomes(self.driver, stored, rows, self.stored.pop(entry.key(event.id), 0))
+        write_outcomes(self.driver, stored, rows, self.stored.pop(key, 0))
         if self.histories:  # rare: members with a published history, now rated here
             self.own.update((ids[o.pair], o.system) for o in found
                             if ids.get(o.pair) in self.histories)
-        return len(rows)
+        self.last = key
+        return Rated(key, len(rows))
 
     def _model(self, event: Submission, entry: SectionEntry) -> Section:
         model = event.model if event.has_model else self._stored(event.id)[0]
         return next(s for s in model.sections if s.number == entry.number)
+
+    def _lineup_of(self, event: Submission, entry: SectionEntry) -> Lineup | None:
+        """The lineup the section is rated from, merged ids followed; None for a match or
+        a foreign event, rated from its model."""
+        laid = entry.lineup
+        if laid is not None and self._merged_in(laid):
+            laid = self._merged_lineup(event, entry, laid)
+        return laid
 
     def _merged_in(self, laid: Lineup) -> bool:
         """Whether two of the lineup's ids are one member merged (rare: then they are
@@ -267,20 +294,19 @@ class RatingRun:
         rules = rules_for(section.start_date)
         return lineup(section, rules, laid.systems, merge_entrants(section.players))
 
-    def _rate_lineup(self, entry: SectionEntry, laid: Lineup, pre_ratings: PreRatings,
-                     key: SectionKey) -> tuple[tuple[Outcome, ...], dict[int, str]]:
-        """A Swiss or round-robin section: each row's pre-event rating chosen, Step 1
-        for the players unrated in both the file and the database, and `rate_rows`."""
-        ids = [self.merged.get(i, i) for i in laid.ids]  # "" stays "": no member id
-        self._load({i: name for i, name in zip(ids, laid.names, strict=True) if i})
+    def _lineup_to_rate(self, entry: SectionEntry, laid: Lineup, members: list[str],
+                        pre_ratings: PreRatings, key: SectionKey) -> LineupToRate:
+        """A Swiss or round-robin section whose entrants are ``members``: each row's
+        pre-event rating chosen, and Step 1 for the players unrated in both the file and
+        the database; what `rate_lineups` takes."""
+        self._load({i: name for i, name in zip(members, laid.names, strict=True) if i})
         if self.histories:
-            self._published_before(ids, key)
-        ratings, players = lineup_pre_event(laid, ids, self.states, self.facts, self.floors,
-                                            entry.start_date, pre_ratings)
+            self._published_before(members, key)
+        ratings, players = lineup_pre_event(laid, members, self.states, self.facts,
+                                            self.floors, entry.start_date, pre_ratings)
         rows, _ = before_rows(laid, ratings, players, rules_for(entry.start_date),
                               entry.end_date)
-        found = rate_rows(laid, ratings, rows, entry.end_date)
-        return found, {pair: i for pair, i in zip(laid.pairs, ids, strict=True) if i}
+        return laid, ratings, rows, entry.end_date
 
     def _rate_model(self, section: Section, pre_ratings: PreRatings, key: SectionKey
                     ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
@@ -330,6 +356,38 @@ class RatingRun:
                 self.histories.update(stored_histories(self.c, ids))
                 self.own.update(k for k in own if k[0] in self.histories)
         self.loaded.update(new)
+
+
+class _SideBySide:
+    """Swiss and round-robin sections waiting to be rated in one call (`rate_lineups`):
+    consecutive sections of which none rates a member another one rates, so that each
+    one's pre-event ratings are as rating them one by one gives. They share the
+    formulas' numbers (one rule set's)."""
+
+    def __init__(self) -> None:
+        self.lineups: list[LineupToRate] = []
+        #: each one's event, section and member by pair number
+        self.sections: list[tuple[str, SectionEntry, dict[int, str]]] = []
+        self.members: set[str] = set()
+
+    def takes(self, members: Sequence[str], laid: Lineup) -> bool:
+        """Whether a lineup of ``members`` can be rated with those waiting."""
+        if not self.lineups:
+            return True
+        return (laid.constants == self.lineups[0][0].constants
+                and self.members.isdisjoint(members))
+
+    def add(self, event_id: str, entry: SectionEntry, members: Sequence[str],
+            lineup: LineupToRate) -> None:
+        self.lineups.append(lineup)
+        pairs = lineup[0].pairs
+        self.sections.append((event_id, entry, {pair: member for pair, member
+                                                in zip(pairs, members, strict=True) if member}))
+        self.members.update(m for m in members if m)  # "": no member, no state
+
+    def clear(self) -> None:
+        self.lineups, self.sections = [], []
+        self.members.clear()
 
 
 def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, System], Rating],
