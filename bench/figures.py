@@ -19,13 +19,14 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
@@ -807,6 +808,25 @@ def db_figures(ctx: Context) -> list[Figure]:
     ]
 
 
+def _copy_sqlite(url: str, to: str) -> None:
+    """A copy of a SQLite database, by SQLite's backup (its WAL included)."""
+    with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as source, \
+            closing(sqlite3.connect(to.removeprefix("sqlite:///"))) as copy:
+        source.backup(copy)
+
+
+def _db_withdraw(ctx: Context, url: str, event_id: str, label: str) -> float:
+    """``uscf db --db URL withdraw EVENT`` in a child process: seconds from start to exit."""
+    with ticker(label, None, quiet=ctx.quiet):
+        start = time.perf_counter()
+        done = subprocess.run([*uscf_command(), "db", "--db", url, "withdraw", event_id],
+                              capture_output=True, text=True, cwd=ctx.workdir)
+        seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"uscf db withdraw exited {done.returncode}:\n{done.stderr[-3000:]}")
+    return seconds
+
+
 def _remove_sqlite(url: str) -> None:
     path = url.removeprefix("sqlite:///")
     for suffix in ("", "-wal", "-shm"):
@@ -997,12 +1017,18 @@ def late_figures(ctx: Context) -> list[Figure]:
     order = sorted(range(len(year.events)), key=lambda i: year.events[i].end_date)
     held = order[5::10]  # every tenth, spread over the year
     kept = sorted(set(order) - set(held))
-    first_s, late_s = [], []
+    first_s, late_s, rerate_s = [], [], []
+    first_event = year.events[order[0]].id  # kept: the first of the year by date
     for run in range(sizes.rerate_runs):
         url = f"sqlite:///{ctx.workdir / f'office-late-{run}.db'}"
         Office(url).init()
         first_s.append(_db_rate(ctx, url, _part(year, kept), f"the year less a tenth, run "
                                 f"{run + 1}/{sizes.rerate_runs}").seconds)
+        copy = f"sqlite:///{ctx.workdir / f'office-late-{run}-copy.db'}"
+        _copy_sqlite(url, copy)
+        rerate_s.append(_db_withdraw(ctx, copy, first_event, f"one re-rate of the nine "
+                                     f"tenths, run {run + 1}/{sizes.rerate_runs}"))
+        _remove_sqlite(copy)
         late_s.append(_db_rate(ctx, url, _part(year, held), f"the tenth held back, given "
                                f"late, run {run + 1}/{sizes.rerate_runs}").seconds)
         _remove_sqlite(url)
@@ -1035,6 +1061,16 @@ def late_figures(ctx: Context) -> list[Figure]:
                note=(f"the other nine tenths took {_median(first_s):,.1f} s (median); "
                      + ("" if full else f"the target is for a year of {FULL_YEAR_GAMES:,} "
                         f"games: judged on the linear estimate for it, {estimate:,.1f} s"))),
+        Figure("late_tenth_rerates", _median(late_s) / _median(rerate_s), "x",
+               sizes.rerate_runs,
+               f"late_tenth_s against one re-rate of the same database through the CLI: "
+               f"`uscf db withdraw` of the year's first event ({first_event}) from a copy "
+               "of the database holding the nine tenths, which rates every later section "
+               "again, process start to exit (the machine's speed, which varies from day "
+               "to day, divides out)",
+               samples=[late / one for late, one in zip(late_s, rerate_s, strict=True)],
+               note=f"{_median(late_s):,.1f} s against {_median(rerate_s):,.1f} s (medians); "
+                    "the late batch also checks, stores and rates its own events"),
         Figure("late_half_ratio", ratio, "x", sizes.rerate_runs,
                f"the year's first {len(thousand):,} events by date: `uscf db rate` of the "
                f"later {len(later):,}, then of the earlier {len(earlier):,}, against one "

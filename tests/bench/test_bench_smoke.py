@@ -23,7 +23,7 @@ NUMBERS = ("section_ms", "section_ms_reference", "section_ms_batch",
            "db_games_per_s", "db_peak_mb", "rerate_year_s",
            "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
            "startup_help_ratio", "startup_rate_ratio", "startup_click_ms", "startup_help_ms",
-           "startup_rate_ms", "late_tenth_s", "late_half_ratio")
+           "startup_rate_ms", "late_tenth_s", "late_tenth_rerates", "late_half_ratio")
 BY_SIZE = ("scaling_section_ms", "scaling_db_games_per_s")
 TARGETS = ("section_ms", "engine_player_games_per_s", "db_games_per_s", "rerate_year_s",
            "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
