@@ -150,7 +150,8 @@ class RatingRun:
         self.added.extend(s.key(event.id) for s in event.sections)
 
     def rate_from(self, key: SectionKey) -> list[Rated]:
-        """Delete every result from ``key`` on and rate those sections again, in order."""
+        """Rate every section from ``key`` on again, in order: each one's stored results
+        are written anew, and the rows of a section no longer stored are removed."""
         with fewer_collections():
             return self._rate_from(key)
 
@@ -183,18 +184,18 @@ class RatingRun:
                 self._take(next(ahead))
             event, pre_ratings = self._event(event_id)
             entry = event.section(number)
-            key = (end, start, event_id, number)
+            at = (end, start, event_id, number)
             laid = self._lineup_of(event, entry)
             if laid is None:  # a match or a foreign event: rated alone, after those before
                 rated += self._rate_side_by_side(waiting)
-                found, ids = self._rate_model(self._model(event, entry), pre_ratings, key)
+                found, ids = self._rate_model(self._model(event, entry), pre_ratings, at)
                 rated.append(self._write(event_id, entry, found, ids))
             else:
                 members = [self.merged.get(i, i) for i in laid.ids]  # "": no member id
                 if not waiting.takes(members, laid):  # a member's state is to come
                     rated += self._rate_side_by_side(waiting)
                 waiting.add(event_id, entry, members,
-                            self._lineup_to_rate(entry, laid, members, pre_ratings, key))
+                            self._lineup_to_rate(entry, laid, members, pre_ratings, at))
             if last_of[event_id] == i:  # its last section: a year of events would not fit
                 del self.events[event_id]
         rated += self._rate_side_by_side(waiting)
