@@ -65,7 +65,7 @@ def section_rows(office: Office, event_id: str) -> list[tuple[Any, ...]]:
             select(schema.ratings).where(schema.ratings.c.event_id == event_id)))
 
 
-def written(office: Office, event_id: str, new: list[tuple[Any, ...]], stored: int) -> None:
+def written(office: Office, new: list[tuple[Any, ...]], stored: int) -> None:
     """``write_outcomes`` of rows given as SQLAlchemy reads them, committed."""
     with writing(office.engine) as c:
         driver = Driver(c)
@@ -91,19 +91,19 @@ def test_write_outcomes_updates_replaces_or_removes(office: Office) -> None:
     new = [r[:6] + tuple(None if v is None else (v + 1 if isinstance(v, (int, float))
                                                   else v + " ") for v in r[6:])
            for r in one_section]
-    written(office, event_id, new, count)
+    written(office, new, count)
     assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(new)
 
     # one player replaced by another member (the count alone is the same): replaced
     other = next(r[2] for e in events[1:] for r in section_rows(office, e.id)
                  if r[2] not in {x[2] for x in one_section})
     swapped = [new[0][:2] + (other,) + new[0][3:]] + new[1:]
-    written(office, event_id, swapped, count)
+    written(office, swapped, count)
     assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(swapped)
 
     # fewer rows than stored: the others are removed
     fewer = [replace_post(r, post, 1234.5) for r in swapped[1:]]
-    written(office, event_id, fewer, count)
+    written(office, fewer, count)
     assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(fewer)
 
 
