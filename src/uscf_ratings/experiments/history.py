@@ -27,6 +27,7 @@ from ..office import schema as t
 from ..office.checked_file import CHECK_FAILURES, named, read_checked
 from ..office.db import DatabaseError, check_schema_to_read, check_url, make_engine, shown_url
 from ..office.defaults import PreRatings
+from ..office.run import merged_followed
 from ..office.store import (
     FloorsSetByHand,
     MemberFacts,
@@ -182,7 +183,8 @@ def read_office(url: str, period: Period = Period()) -> History:
             modes: dict[str, PreRatings] = {}
             for event_id, text in c.execute(select(t.events.c.id, t.events.c.source)):
                 event, mode = event_of_source(event_id, json.loads(text))
-                events.append(_followed(event, merged) if merged else event)
+                events.append(replace(event, sections=tuple(
+                    merged_followed(s, merged) for s in event.sections)) if merged else event)
                 if mode is not PreRatings.DATABASE:
                     modes[event_id] = mode
             facts: dict[str, MemberFacts | None] = {}
@@ -202,14 +204,6 @@ def read_office(url: str, period: Period = Period()) -> History:
         engine.dispose()
     found = history_of(events, shown, period)
     return replace(found, office=office)
-
-
-def _followed(event: Event, merged: dict[str, str]) -> Event:
-    """The event with each merged id replaced by the id it was merged into."""
-    return replace(event, sections=tuple(
-        replace(s, players=tuple(replace(p, id=merged[p.id]) if p.id in merged else p
-                                 for p in s.players))
-        for s in event.sections))
 
 
 def history_of(events: Sequence[Event], source: str, period: Period = Period(),

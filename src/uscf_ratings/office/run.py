@@ -85,6 +85,13 @@ def member_ids(section: Section, merged: dict[str, str]) -> dict[int, str]:
     return {p.pair: merged.get(p.id, p.id) for p in section.players if p.id}
 
 
+def merged_followed(section: Section, merged: dict[str, str]) -> Section:
+    """The section with each merged id replaced by the id it was merged into."""
+    ids = member_ids(section, merged)
+    return replace(section, players=tuple(
+        replace(p, id=ids[p.pair]) if p.id else p for p in section.players))
+
+
 @dataclass(frozen=True)
 class Rated:
     """One section rated by a run: its key and how many player-systems it rated."""
@@ -288,10 +295,7 @@ class RatingRun:
 
     def _merged_lineup(self, event: Submission, entry: SectionEntry, laid: Lineup) -> Lineup:
         """The lineup made again from the model with the merged ids followed."""
-        section = self._model(event, entry)
-        ids = member_ids(section, self.merged)
-        section = replace(section, players=tuple(
-            replace(p, id=ids[p.pair]) if p.id else p for p in section.players))
+        section = merged_followed(self._model(event, entry), self.merged)
         rules = rules_for(section.start_date)
         return lineup(section, rules, laid.systems, merge_entrants(section.players))
 
