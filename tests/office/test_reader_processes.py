@@ -14,10 +14,20 @@ from pathlib import Path
 import pytest
 from tests.conftest import write_events
 
+from uscf_ratings.office.db import Driver
 from uscf_ratings.office.file_checks import POOL_FROM, FileChecks, check_workers, checking_pool
+from uscf_ratings.office.office import Office
 from uscf_ratings.office.options import ReadOptions
-from uscf_ratings.office.prefetch import READERS_NICENESS, reader_pool
+from uscf_ratings.office.prefetch import (
+    CHUNK,
+    READERS_NICENESS,
+    prefetched,
+    read_stored,
+    reader_pool,
+)
 from uscf_ratings.office.spool import Spool
+from uscf_ratings.synthetic import events as synthetic_events
+from uscf_ratings.synthetic import federation
 
 
 def niceness() -> int:
@@ -91,3 +101,22 @@ def test_a_reader_ends_with_the_command() -> None:
     with reader_pool(1) as pool:
         assert pool.submit(death_signal).result() == signal.SIGTERM
     assert death_signal() == 0  # the command itself asked for nothing
+
+
+def test_the_pool_gives_the_events_the_loop_would_read(tmp_path: Path) -> None:
+    """The readers send their events pickled as bytes, which the loop unpickles
+    (`prefetched` says why): it gets what reading them itself gives, in the order
+    asked, chunk by chunk."""
+    office = Office(f"sqlite:///{tmp_path / 'office.db'}")
+    office.init()
+    events = synthetic_events(federation(60, 5), CHUNK + 5, 5, sizes=(4, 12))
+    office.rate_many(events)
+    wanted = [e.id for e in reversed(events)]  # not the order they were stored in
+    with office.engine.connect() as c:
+        texts = dict(c.exec_driver_sql("SELECT id, source FROM events").fetchall())
+        chunks = list(prefetched(Driver(c), wanted))
+    assert [len(chunk) for chunk in chunks] == [CHUNK, 5]
+    got = [item for chunk in chunks for item in chunk]
+    assert got == read_stored([(i, texts[i]) for i in wanted])
+    assert [event.id for event, _ in got] == wanted
+    assert all(s.lineup is not None for event, _ in got for s in event.sections)
