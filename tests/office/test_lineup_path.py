@@ -90,10 +90,12 @@ def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
 
 
 def stored(url: str) -> list[tuple[Any, ...]]:
-    """Every row, with its state read back."""
+    """Every row, with its state read back. The games won, drawn and lost are counted
+    by the lineup (core/layout.py) in one path, from the model's results in the other."""
     with Office(url).engine.connect() as c:
         return sorted((r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games, r.post,
-                       r.games_after, r.floor, state_from_json(r.state_after))
+                       r.games_after, r.floor, state_from_json(r.state_after), r.wins, r.draws,
+                       r.losses)
                       for r in c.execute(select(schema.ratings)))
 
 

@@ -15,7 +15,7 @@ from .floors import Floors, none_for_nan
 from .initial import Initial
 from .kernels import PRIOR_ALL_LOSSES, PRIOR_ALL_WINS, UNKNOWN
 from .layout import Lineup
-from .model import Rating
+from .model import Rating, rating_of_fields
 from .records import Before, Final, Games, Prepared, Trace
 from .results import Outcome, RatingResult, StepResult
 from .special import PRIORS
@@ -28,12 +28,12 @@ def state_after(rating: Rating | None, end: date, post: float, games: int, wins:
     after the event (UNKNOWN stays unknown) and what the pre-event rating carries on
     (floors set by hand or lowered, match changes, whether N was known)."""
     if rating is None:
-        return Rating(post, games, end, wins, draws, losses, events3, none_for_nan(peak),
-                      olm=olm, games_above_2200=above_2200)
-    return Rating(post, games, end, _known(wins), _known(draws), _known(losses),
-                  _known(events3), none_for_nan(peak), rating.floor, rating.floor_lowered_from,
-                  rating.floor_lowered_to, olm, _known(above_2200), rating.match_changes,
-                  rating.games_known)
+        return rating_of_fields(post, games, end, wins, draws, losses, events3,
+                                none_for_nan(peak), None, None, None, olm, above_2200, (), True)
+    return rating_of_fields(post, games, end, _known(wins), _known(draws), _known(losses),
+                            _known(events3), none_for_nan(peak), rating.floor,
+                            rating.floor_lowered_from, rating.floor_lowered_to, olm,
+                            _known(above_2200), rating.match_changes, rating.games_known)
 
 
 def stored_outcomes(laid: Lineup, ratings: Sequence[Rating | None], games: Games,
@@ -51,21 +51,13 @@ def stored_outcomes(laid: Lineup, ratings: Sequence[Rating | None], games: Games
                             final.draws[row], final.losses[row], final.events3[row],
                             final.above_2200[row], final.peak[row], final.olm[row])
         g, e = divmod(row - at, size)
+        won, drawn = laid.won[e], laid.drawn[e]
         out.append(Outcome(laid.pairs[e], laid.systems[g],
                            None if rating is None else rating.rating,
                            None if rating is None else rating.games, post, state.games,
-                           final.floor[row], state, *_won_drawn_lost(games, row)))
+                           final.floor[row], state, won, drawn,
+                           laid.last[e] - laid.first[e] - won - drawn))
     return tuple(out)
-
-
-def _won_drawn_lost(games: Games, row: int) -> tuple[int, int, int]:
-    """Row ``row``'s rated games in the event: won, drawn and lost."""
-    wins = draws = 0
-    for j in range(games.first[row], games.last[row]):
-        s = games.score[j]
-        wins += s == 1.0
-        draws += s == 0.5
-    return wins, draws, games.last[row] - games.first[row] - wins - draws
 
 
 def _known(count: int) -> int | None:

@@ -52,6 +52,10 @@ class Lineup:
     last: tuple[int, ...]
     opponent: tuple[int, ...]  #: per game: the opponent's entrant index
     score: tuple[float, ...]
+    #: per entrant: its rated games won and drawn (what the office stores of the event;
+    #: counted here, where the games are read, rather than for each rated row)
+    won: tuple[int, ...]
+    drawn: tuple[int, ...]
     #: per row: the file's pre-event rating (None: unrated in that system)
     ratings: tuple[Rating | None, ...] = field(repr=False)
     #: by entrant, for those the file leaves unrated in a system: the player Step 1 reads
@@ -71,6 +75,8 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
     opponent: list[int] = []
     score: list[float] = []
     last: list[int] = []
+    won: list[int] = []
+    drawn: list[int] = []
     for e in entrants:
         for p in e.rows:
             for r in p.results:
@@ -78,6 +84,9 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                 if s is not None and r.opponent is not None:
                     opponent.append(index[r.opponent])
                     score.append(s)
+        games = score[last[-1] if last else 0:]
+        won.append(games.count(1.0))
+        drawn.append(games.count(0.5))
         last.append(len(opponent))
     first = [0, *last[:-1]] if last else []
     dual = System.R in systems and System.Q in systems
@@ -91,8 +100,8 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                for row, rating in enumerate(ratings) if rating is None}
     return Lineup(systems, terms, tuple(e.first.pair for e in entrants),
                   tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
-                  tuple(first), tuple(last), tuple(opponent), tuple(score), ratings, unrated,
-                  rules.constants)
+                  tuple(first), tuple(last), tuple(opponent), tuple(score), tuple(won),
+                  tuple(drawn), ratings, unrated, rules.constants)
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],

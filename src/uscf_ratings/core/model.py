@@ -132,6 +132,30 @@ class Rating:
         )
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def rating_of_fields(rating: float, games: int, date: date | None, wins: int | None,
+                     draws: int | None, losses: int | None, events3: int | None,
+                     peak: float | None, floor: float | None, floor_lowered_from: float | None,
+                     floor_lowered_to: float | None, olm: bool, games_above_2200: int | None,
+                     match_changes: tuple[MatchChange, ...], games_known: bool) -> Rating:
+    """``Rating(...)`` with every field given, in the class's order: the same value, made
+    in about a third of the time. A frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``; this sets them at once. The rating loop makes one
+    for every player it rates (the state after the event) and every state it reads; a
+    test holds the two to each other field by field."""
+    made: Rating = _new(Rating)
+    _set(made, "__dict__", {
+        "rating": rating, "games": games, "date": date, "wins": wins, "draws": draws,
+        "losses": losses, "events3": events3, "peak": peak, "floor": floor,
+        "floor_lowered_from": floor_lowered_from, "floor_lowered_to": floor_lowered_to,
+        "olm": olm, "games_above_2200": games_above_2200, "match_changes": match_changes,
+        "games_known": games_known})
+    return made
+
+
 @dataclass(frozen=True)
 class InitialRating:
     """An initial rating assigned by the ratings office (2017 text, section 2)."""

@@ -320,10 +320,15 @@ class RatingRun:
         if self.histories:
             self._published_before(list(ids.values()), key)
         prepared = prepare(section, ids, self.states, self.facts, self.floors, pre_ratings)
-        played = {p.pair: [r.code for r in p.results if r.played] for p in section.players}
+        result = rate_section(prepared)
+        # a player's games are those of every row of the member (entered twice, or two
+        # ids merged), as the lineup counts them (core/layout.py)
+        rows = {p.pair: p.pairs for p in result.players}
+        codes = {p.pair: [r.code for r in p.results if r.played] for p in section.players}
+        played = {pair: [c for row in rows[pair] for c in codes[row]] for pair in rows}
         return tuple(o._replace(wins=played[o.pair].count("W"), draws=played[o.pair].count("D"),
                                 losses=played[o.pair].count("L"))
-                     for o in outcomes_of(rate_section(prepared))), ids
+                     for o in outcomes_of(result)), ids
 
     def _published_before(self, ids: Iterable[str], key: SectionKey) -> None:
         """Until the pool has rated a member in a system, the member's rating before

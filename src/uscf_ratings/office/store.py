@@ -31,7 +31,7 @@ from sqlalchemy import (
     update,
 )
 
-from ..core.model import MatchChange, Rating, System
+from ..core.model import MatchChange, Rating, System, rating_of_fields
 from ..core.results import Outcome
 from ..formats.member_history import HistoryEntry, MemberHistory
 from ..formats.member_records import MemberRecord
@@ -195,17 +195,15 @@ def state_from_json(text: str | None) -> Rating | None:
     if not text:
         return None
     d = json.loads(text)
-    return Rating(
-        rating=d["rating"], games=d["games"],
-        date=date.fromisoformat(d["date"]) if d.get("date") else None,
-        wins=d.get("wins"), draws=d.get("draws"), losses=d.get("losses"),
-        events3=d.get("events3"), peak=d.get("peak"), floor=d.get("floor"),
-        floor_lowered_from=d.get("floor_lowered_from"), floor_lowered_to=d.get("floor_lowered_to"),
-        olm=d.get("olm", False), games_above_2200=d.get("games_above_2200"),
-        match_changes=tuple(MatchChange(date.fromisoformat(c["date"]), c["change"])
-                            for c in d.get("match_changes", [])),
-        games_known=d.get("games_known", True),
-    )
+    changes = d.get("match_changes")
+    return rating_of_fields(
+        d["rating"], d["games"], date.fromisoformat(d["date"]) if d.get("date") else None,
+        d.get("wins"), d.get("draws"), d.get("losses"), d.get("events3"), d.get("peak"),
+        d.get("floor"), d.get("floor_lowered_from"), d.get("floor_lowered_to"),
+        d.get("olm", False), d.get("games_above_2200"),
+        tuple(MatchChange(date.fromisoformat(c["date"]), c["change"]) for c in changes)
+        if changes else (),
+        d.get("games_known", True))
 
 
 #: what `latest_states` reads of a baseline, in the order of Rating's fields
@@ -241,9 +239,9 @@ def baseline_states(connection: Connection, ids: list[str]) -> dict[tuple[str, S
              f"WHERE member_id IN ({marks})")
     for member, system, rating, games, as_of, wins, draws, losses, events3, peak, olm, \
             above in driver.rows(query, ids, BASELINE_COLUMNS):
-        states[(member, System(system))] = Rating(
-            rating=rating, games=games, date=as_of, wins=wins, draws=draws, losses=losses,
-            events3=events3, peak=peak, olm=bool(olm), games_above_2200=above)
+        states[(member, System(system))] = rating_of_fields(
+            rating, games, as_of, wins, draws, losses, events3, peak, None, None, None,
+            bool(olm), above, (), True)
     return states
 
 

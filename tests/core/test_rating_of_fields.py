@@ -1,0 +1,47 @@
+"""`model.rating_of_fields` makes the value ``Rating(...)`` makes, in less time: the same
+fields, equal, hashed alike, frozen, and a copy with `dataclasses.replace` or pickle."""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+from dataclasses import FrozenInstanceError, fields, replace
+from datetime import date
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from uscf_ratings.core.model import MatchChange, Rating, rating_of_fields
+
+counts = st.one_of(st.none(), st.integers(0, 10**6))
+ratings = st.one_of(st.none(), st.floats(0, 3000))
+
+
+def test_it_takes_every_field_of_rating_in_order() -> None:
+    """A field added to Rating must be added to rating_of_fields too."""
+    assert list(inspect.signature(rating_of_fields).parameters) == [f.name for f in
+                                                                     fields(Rating)]
+
+
+@given(st.tuples(
+    st.floats(0, 3000), st.integers(0, 10**6), st.one_of(st.none(), st.dates()), counts, counts,
+    counts, counts, ratings, ratings, ratings, ratings, st.booleans(), counts,
+    st.lists(st.builds(MatchChange, st.dates(), st.floats(-400, 400)), max_size=2).map(tuple),
+    st.booleans()))
+def test_it_makes_what_the_class_makes(values: tuple[object, ...]) -> None:
+    made = rating_of_fields(*values)  # type: ignore[arg-type]
+    expected = Rating(*values)  # type: ignore[arg-type]
+    assert type(made) is Rating
+    assert vars(made) == vars(expected)
+    assert made == expected and hash(made) == hash(expected)
+    assert pickle.loads(pickle.dumps(made)) == expected
+    assert replace(made, rating=1.0) == replace(expected, rating=1.0)
+
+
+def test_it_is_frozen() -> None:
+    made = rating_of_fields(1500.0, 30, date(2025, 1, 1), None, None, None, None, None, None,
+                            None, None, False, None, (), True)
+    with pytest.raises(FrozenInstanceError):
+        made.rating = 1600.0  # type: ignore[misc]
+    assert made.established and not made.all_wins
