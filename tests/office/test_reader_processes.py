@@ -104,9 +104,8 @@ def test_a_reader_ends_with_the_command() -> None:
 
 
 def test_the_pool_gives_the_events_the_loop_would_read(tmp_path: Path) -> None:
-    """The readers send their events pickled as bytes, which the loop unpickles
-    (`prefetched` says why): it gets what reading them itself gives, in the order
-    asked, chunk by chunk."""
+    """The loop gets from the readers what reading the events itself gives, in the
+    order asked, chunk by chunk."""
     office = Office(f"sqlite:///{tmp_path / 'office.db'}")
     office.init()
     events = synthetic_events(federation(60, 5), CHUNK + 5, 5, sizes=(4, 12))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -69,12 +68,6 @@ def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, PreRatin
     return out
 
 
-def read_stored_pickled(texts: list[tuple[str, str]]) -> bytes:
-    """`read_stored`, pickled by the worker: the rating loop unpickles it itself, when
-    it takes the events (`prefetched` says why)."""
-    return pickle.dumps(read_stored(texts), protocol=pickle.HIGHEST_PROTOCOL)
-
-
 def prefetched(driver: Driver, event_ids: Sequence[str]
                ) -> Iterator[list[tuple[Submission, PreRatings]]]:
     """The stored events ``event_ids``, in that order, read in a pool of processes, in
@@ -83,20 +76,14 @@ def prefetched(driver: Driver, event_ids: Sequence[str]
     # (office/file_checks.py): on Linux a fork, which does not run the caller's main
     # module again. The workers only parse and make lineups (Python): they never start
     # Numba's threads, nor touch the database connection the fork copies.
-    # They send their events pickled once more, as bytes, which the loop unpickles when
-    # it takes them. Otherwise the pool's own thread unpickles them as they come, and
-    # holds the GIL meanwhile; the loop, which lets the GIL go at each step of SQLite,
-    # then waited for it again and again (up to the 5 ms switch interval each time):
-    # about 4 s of a year's re-rate, where the unpickling itself takes about 0.3 ms an
-    # event (docs/performance.md).
     with reader_pool(os.cpu_count() or 1) as pool:
-        waiting: deque[Future[bytes]] = deque()
+        waiting: deque[Future[list[tuple[Submission, PreRatings]]]] = deque()
         for chunk in _texts(driver, event_ids):
-            waiting.append(pool.submit(read_stored_pickled, chunk))
+            waiting.append(pool.submit(read_stored, chunk))
             if len(waiting) >= AHEAD:
-                yield pickle.loads(waiting.popleft().result())
+                yield waiting.popleft().result()
         while waiting:
-            yield pickle.loads(waiting.popleft().result())
+            yield waiting.popleft().result()
 
 
 def _texts(driver: Driver, event_ids: Sequence[str]) -> Iterator[list[tuple[str, str]]]:
