@@ -10,12 +10,10 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from tests.conftest import write_events
 
-from uscf_ratings.office import run as run_module
 from uscf_ratings.office.db import Driver
 from uscf_ratings.office.file_checks import POOL_FROM, FileChecks, check_workers, checking_pool
 from uscf_ratings.office.office import Office
@@ -23,8 +21,6 @@ from uscf_ratings.office.options import ReadOptions
 from uscf_ratings.office.prefetch import (
     CHUNK,
     READERS_NICENESS,
-    SWITCH_INTERVAL_S,
-    handing_over_sooner,
     prefetched,
     read_stored,
     reader_pool,
@@ -123,29 +119,3 @@ def test_the_pool_gives_the_events_the_loop_would_read(tmp_path: Path) -> None:
     assert got == read_stored([(i, texts[i]) for i in wanted])
     assert [event.id for event, _ in got] == wanted
     assert all(s.lineup is not None for event, _ in got for s in event.sections)
-
-
-def test_a_re_rate_hands_the_gil_over_sooner(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """While the loop rates (beside the readers' pool and its thread), a thread waiting
-    for the GIL waits at most SWITCH_INTERVAL_S; Python's interval is restored after,
-    an error included."""
-    default = sys.getswitchinterval()
-    assert SWITCH_INTERVAL_S < default
-    with pytest.raises(ZeroDivisionError), handing_over_sooner():
-        assert sys.getswitchinterval() == SWITCH_INTERVAL_S
-        _ = 1 / 0
-    assert sys.getswitchinterval() == default
-    seen: list[float] = []
-    rate_from = run_module.RatingRun._rate_from
-
-    def watched(run: run_module.RatingRun, key: Any) -> Any:
-        seen.append(sys.getswitchinterval())
-        return rate_from(run, key)
-
-    monkeypatch.setattr(run_module.RatingRun, "_rate_from", watched)
-    office = Office(f"sqlite:///{tmp_path / 'office.db'}")
-    office.init()
-    office.rate_many(synthetic_events(federation(30, 3), 3, 3, sizes=(4, 8)))
-    assert seen and set(seen) == {SWITCH_INTERVAL_S}
-    assert sys.getswitchinterval() == default

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
 
 from .db import Driver
 from .defaults import PreRatings
@@ -32,9 +30,6 @@ CHUNK = 32
 AHEAD = 8
 #: how much less CPU priority the readers take than the rating loop (``nice``)
 READERS_NICENESS = 10
-#: the longest a thread holds the GIL while another waits for it, while the loop runs
-#: beside the pool (`handing_over_sooner`); Python's default is 5 ms
-SWITCH_INTERVAL_S = 0.0005
 
 
 def readers_while_rating() -> int:
@@ -60,26 +55,6 @@ def start_reader(parent: int) -> None:
 def reader_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` reader processes (`start_reader`)."""
     return ProcessPoolExecutor(workers, initializer=start_reader, initargs=(os.getpid(),))
-
-
-@contextmanager
-def handing_over_sooner() -> Iterator[None]:
-    """Inside the block, a thread waiting for the GIL gets it after `SWITCH_INTERVAL_S`
-    rather than Python's 5 ms; the interval before is restored after.
-
-    The pool's own thread unpickles the events the readers send, beside the rating
-    loop. The loop lets the GIL go at each step of SQLite, and the pool's thread then
-    kept it for up to the whole interval each time while the loop waited. Unpickling in
-    the loop instead cost it more (about 3.5 s of a year's re-rate), since the pool's
-    thread does it while the loop is in SQLite or the compiled kernels. With the shorter
-    interval the late batch of the full year took about 4 s less (medians of runs
-    alternating with the default, docs/performance.md)."""
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
 
 
 def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, PreRatings]]:

@@ -43,7 +43,7 @@ from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
 from .defaults import PreRatings
-from .prefetch import PREFETCH_FROM, handing_over_sooner, prefetched
+from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
     FloorsSetByHand,
     MemberFacts,
@@ -159,7 +159,7 @@ class RatingRun:
     def rate_from(self, key: SectionKey) -> list[Rated]:
         """Rate every section from ``key`` on again, in order: each one's stored results
         are written anew, and the rows of a section no longer stored are removed."""
-        with fewer_collections(), handing_over_sooner():
+        with fewer_collections():
             return self._rate_from(key)
 
     def _rate_from(self, key: SectionKey) -> list[Rated]:
