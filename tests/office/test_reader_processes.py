@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ from uscf_ratings.office.prefetch import (
     READERS_NICENESS,
     prefetched,
     read_stored,
+    read_stored_pickled,
     reader_pool,
 )
 from uscf_ratings.office.spool import Spool
@@ -119,3 +121,20 @@ def test_the_pool_gives_the_events_the_loop_would_read(tmp_path: Path) -> None:
     assert got == read_stored([(i, texts[i]) for i in wanted])
     assert [event.id for event, _ in got] == wanted
     assert all(s.lineup is not None for event, _ in got for s in event.sections)
+
+
+def test_the_readers_send_bytes_the_loop_unpickles(tmp_path: Path) -> None:
+    """A reader sends its chunk pickled as bytes, so that the pool's own thread, in the
+    loop's process, unpickles nothing but one bytes object (office/prefetch.py says
+    why); the bytes are the events `read_stored` reads."""
+    office = Office(f"sqlite:///{tmp_path / 'office.db'}")
+    office.init()
+    events = synthetic_events(federation(30, 6), 3, 6, sizes=(4, 8))
+    office.rate_many(events)
+    with office.engine.connect() as c:
+        texts = c.exec_driver_sql("SELECT id, source FROM events ORDER BY id").fetchall()
+    chunk = [(i, text) for i, text in texts]
+    with reader_pool(1) as pool:
+        sent = pool.submit(read_stored_pickled, chunk).result()
+    assert isinstance(sent, bytes)
+    assert pickle.loads(sent) == read_stored(chunk)

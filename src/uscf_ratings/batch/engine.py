@@ -207,12 +207,18 @@ def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
     of the kernels, which is most of the time a small section takes (making the arrays
     and calling compiled code cost about 0.2 ms a call; docs/performance.md). The
     lineups are rated side by side, so none may hold a member another one rates, and
-    they share the formulas' numbers (`layout.Columns.add` checks that)."""
+    they share the formulas' numbers (`layout.Columns.add` checks that).
+
+    They are rated in one thread: a few sections side by side are a few hundred rows,
+    which Numba's threads rate no faster, and those threads keep a core busy after each
+    call, the core the office's readers use beside the loop. In a year's late batch
+    (946 calls) the kernels took 1.7 to 1.8 s in one thread against 2.1 to 2.3 s in
+    two, and the command used about 8 s less CPU time (docs/performance.md)."""
     gathered = Columns()
     starts = [gathered.add(laid, rows) for laid, _, rows, _ in lineups]
     if gathered.constants is None:
         return []
-    final = _lists(rate_all(*arrays(gathered), gathered.constants))
+    final = _lists(_rate_serial(*arrays(gathered), gathered.constants))
     games = Games(gathered.first, gathered.last, gathered.opponent, gathered.score)
     return [stored_outcomes(laid, ratings, games, final, end, at)
             for (laid, ratings, _, end), at in zip(lineups, starts, strict=True)]

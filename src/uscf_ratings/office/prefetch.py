@@ -6,12 +6,22 @@ which does not depend on the database's states. The rating loop reads the stored
 (one query for many events) and hands them to a pool, which gives the events back in
 order while the loop rates the ones before: on two cores the reading is off the loop's.
 Short re-rates read in the loop (`PREFETCH_FROM`): starting the pool costs more.
+
+The readers send their events pickled once more, as bytes, and the loop unpickles them
+when it takes them (`read_stored_pickled`). A pool's results are otherwise unpickled by
+a thread of the pool in the loop's process, as they arrive; that thread held the GIL
+for a whole chunk's unpickling each time the loop let it go (at every step of SQLite),
+and the loop, waiting to take it back, slept about 4 s of a year's late batch
+(measured from the loop thread's scheduler statistics: its time on a CPU was about the
+same either way). Unpickling in the loop costs it about 0.1 ms an event
+(`Rating.__reduce__` keeps that low); docs/performance.md has the figures.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -68,6 +78,12 @@ def read_stored(texts: list[tuple[str, str]]) -> list[tuple[Submission, PreRatin
     return out
 
 
+def read_stored_pickled(texts: list[tuple[str, str]]) -> bytes:
+    """`read_stored`, pickled by the reader: the loop unpickles the bytes itself when it
+    takes the events (the module's docstring says why)."""
+    return pickle.dumps(read_stored(texts), pickle.HIGHEST_PROTOCOL)
+
+
 def prefetched(driver: Driver, event_ids: Sequence[str]
                ) -> Iterator[list[tuple[Submission, PreRatings]]]:
     """The stored events ``event_ids``, in that order, read in a pool of processes, in
@@ -77,13 +93,19 @@ def prefetched(driver: Driver, event_ids: Sequence[str]
     # module again. The workers only parse and make lineups (Python): they never start
     # Numba's threads, nor touch the database connection the fork copies.
     with reader_pool(os.cpu_count() or 1) as pool:
-        waiting: deque[Future[list[tuple[Submission, PreRatings]]]] = deque()
+        waiting: deque[Future[bytes]] = deque()
         for chunk in _texts(driver, event_ids):
-            waiting.append(pool.submit(read_stored, chunk))
+            waiting.append(pool.submit(read_stored_pickled, chunk))
             if len(waiting) >= AHEAD:
-                yield waiting.popleft().result()
+                yield _taken(waiting.popleft())
         while waiting:
-            yield waiting.popleft().result()
+            yield _taken(waiting.popleft())
+
+
+def _taken(read: Future[bytes]) -> list[tuple[Submission, PreRatings]]:
+    """A reader's events, unpickled here, in the loop's thread."""
+    events: list[tuple[Submission, PreRatings]] = pickle.loads(read.result())
+    return events
 
 
 def _texts(driver: Driver, event_ids: Sequence[str]) -> Iterator[list[tuple[str, str]]]:
