@@ -179,3 +179,71 @@ def test_sections_rated_side_by_side_equal_sections_rated_one_by_one(
         together([lineup])[0] for lineup in lineups])
     alone.rate_many(events)
     assert rows(office) == rows(alone)
+
+
+def test_a_long_rerate_loads_its_members_at_once_and_rates_as_before(
+        office: Office, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A re-rate of at least `PREFETCH_FROM` sections loads the members of the rows it
+    writes again in a few large reads (`RatingRun._load_stored_members`, here in lots of
+    7) before its loop, each once and in order; the database then equals a run in
+    date order, with a merge made before the late events."""
+    events = year(20)
+    keep = events[0].sections[0].players[0].id
+    drop = "99999999"
+    later = next(e for e in events[5:] if any(p.id == keep for s in e.sections
+                                               for p in s.players))
+    as_drop = replace(later, sections=tuple(
+        replace(s, players=tuple(replace(p, id=drop) if p.id == keep else p
+                                 for p in s.players)) for s in later.sections))
+    late = [events[2], events[11]]
+    office.rate_many([as_drop if e is later else e for e in events if e not in late])
+    office.merge(keep, drop)
+    first = min(run.first_key(e) for e in late)
+    with office.engine.connect() as c:
+        stored = set(c.execute(select(schema.ratings.c.member_id).where(
+            run.after_or_at(schema.ratings, first, "section"))).scalars())
+
+    monkeypatch.setattr(run, "PREFETCH_FROM", 1)  # every re-rate is long
+    monkeypatch.setattr(run, "LOAD_AT_ONCE", 7)
+    lots: list[list[str]] = []
+    preloading = False
+    preload, load = run.RatingRun._load_stored_members, run.RatingRun._load
+
+    def watched_preload(self: run.RatingRun, key: run.SectionKey) -> None:
+        nonlocal preloading
+        preloading = True
+        try:
+            preload(self, key)
+        finally:
+            preloading = False
+
+    def watched_load(self: run.RatingRun, names: dict[str, str]) -> None:
+        if preloading:
+            lots.append(list(names))
+        load(self, names)
+
+    monkeypatch.setattr(run.RatingRun, "_load_stored_members", watched_preload)
+    monkeypatch.setattr(run.RatingRun, "_load", watched_load)
+    office.rate_many(late)
+
+    assert [len(lot) for lot in lots[:-1]] == [7] * (len(lots) - 1) and len(lots[-1]) <= 7
+    preloaded = [member for lot in lots for member in lot]
+    assert drop not in stored  # the merge rewrote its rows as the kept id's
+    assert preloaded == sorted(stored) and keep in preloaded
+    ordered = Office(f"sqlite:///{tmp_path / 'order.db'}")
+    ordered.init()
+    ordered.rate_many(events)
+    assert rows(office) == rows(ordered)
+
+
+def test_stored_members_are_those_with_rows_from_the_key_on(office: Office) -> None:
+    """`store.stored_members`: each member with a row of ``ratings`` from the key on,
+    once, in order of their ids (read from the table, here by hand)."""
+    events = year(8)
+    office.rate_many(events)
+    key = run.first_key(events[4])
+    with office.engine.connect() as c:
+        found = run.stored_members(c, key)
+        by_hand = {r.member_id for r in c.execute(select(schema.ratings))
+                   if (r.end_date, r.start_date, r.event_id, r.section) >= key}
+    assert found == sorted(by_hand) and len(found) < len(rows(office))

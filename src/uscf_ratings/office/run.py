@@ -62,6 +62,7 @@ from .store import (
     row_states,
     section_key,
     stored_histories,
+    stored_members,
     stored_sections,
     write_outcomes,
 )
@@ -73,6 +74,9 @@ except ImportError:  # pragma: no cover - exercised where the extra is not insta
     from ..core.pipeline import rate_lineups
 
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
+#: members loaded by one call of `RatingRun._load` before a long re-rate (each query
+#: takes one value per member, and some SQLite builds take 32,766 at most)
+LOAD_AT_ONCE = 10_000
 
 
 def first_key(event: Event) -> SectionKey:
@@ -181,6 +185,8 @@ class RatingRun:
                 gone = self.stored.keys() - set(keys)  # rows of no section stored: none
                 if gone:
                     remove_outcomes(self.driver, gone)
+                if len(keys) >= PREFETCH_FROM:
+                    self._load_stored_members(key)
         self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
         ahead = self._read_ahead(keys)
@@ -208,6 +214,19 @@ class RatingRun:
         rated += self._rate_side_by_side(waiting)
         self.stored, self.rerating = {}, None  # every row from ``key`` on is written again
         return rated
+
+    def _load_stored_members(self, key: SectionKey) -> None:
+        """Before a long re-rate, the members it rates again (those with rows from
+        ``key`` on) loaded at once, a few large queries in order of their ids, rather
+        than a few dozen at a time as the loop meets them: those small queries read
+        pages the rows the loop writes had pushed out of SQLite's cache, and took about
+        a tenth of a year's re-rate. The states before ``key`` do not change while the
+        re-rate runs, so loading them early reads what loading them later would."""
+        # every id in ratings has its member row (a foreign key): none is inserted here,
+        # so no name is needed
+        ids = list(dict.fromkeys(self.merged.get(i, i) for i in stored_members(self.c, key)))
+        for at in range(0, len(ids), LOAD_AT_ONCE):
+            self._load(dict.fromkeys(ids[at:at + LOAD_AT_ONCE], ""))
 
     def _take(self, events: list[tuple[Submission, PreRatings]]) -> None:
         """Events read ahead, with their members' facts and states read at once (one

@@ -255,8 +255,10 @@ def row_states(connection: Connection, ids: list[str], before_key: SectionKey | 
     params: list[Any] = list(ids)
     if before_key is not None:
         end, start, event_id, number = before_key
-        query += f" AND ({RATING_ORDER}) < (?, ?, ?, ?)"
-        params += [driver.date(end), driver.date(start), event_id, number]
+        # end_date <= end follows from the row value; SQLite tests it on the index by
+        # member, which holds end_date, and reads no row of a later date
+        query += f" AND ({RATING_ORDER}) < (?, ?, ?, ?) AND end_date <= ?"
+        params += [driver.date(end), driver.date(start), event_id, number, driver.date(end)]
     latest: dict[tuple[str, str], str | None] = {}
     for member, system, text in driver.execute(f"{query} ORDER BY {RATING_ORDER}", params):
         latest[(member, system)] = text  # rows come in order: the last wins
@@ -352,6 +354,15 @@ def stored_sections(connection: Connection, key: SectionKey) -> dict[SectionKey,
             for end, start, event_id, number, count in connection.execute(
                 select(*columns, func.count()).where(after_or_at(t.ratings, key, "section"))
                 .group_by(*columns))}
+
+
+def stored_members(connection: Connection, key: SectionKey) -> list[str]:
+    """The members with a row of ``ratings`` from ``key`` on, in order of their ids: the
+    members a re-rate from ``key`` rates again (with those of events not yet rated)."""
+    r = t.ratings.c
+    return list(connection.execute(
+        select(r.member_id).distinct().where(after_or_at(t.ratings, key, "section"))
+        .order_by(r.member_id)).scalars())
 
 
 def remove_outcomes(driver: Driver, sections: Iterable[SectionKey]) -> None:
