@@ -212,8 +212,8 @@ def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
     They are rated in one thread: a few sections side by side are a few hundred rows,
     which Numba's threads rate no faster, and those threads keep a core busy after each
     call, the core the office's readers use beside the loop. In a year's late batch
-    (946 calls) the kernels took 1.7 to 1.8 s in one thread against 2.1 to 2.3 s in
-    two, and the command used about 8 s less CPU time (docs/performance.md)."""
+    (946 calls) the kernels took 1.7 to 2.0 s in one thread against 2.1 to 2.3 s in
+    two, and the command used 7 to 8 s less CPU time (docs/performance.md)."""
     gathered = Columns()
     starts = [gathered.add(laid, rows) for laid, _, rows, _ in lineups]
     if gathered.constants is None:
