@@ -8,7 +8,6 @@ R0 for the prior rating, m for games in the event).
 
 from __future__ import annotations
 
-import copyreg
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -108,10 +107,10 @@ class Rating:
         in about two thirds of the time the default takes (a class and a dict of the
         fields). A long re-rate takes its events' lineups from reader processes
         (office/prefetch.py) with about 46 ratings an event, and unpickles them in the
-        rating loop. A subclass (there is none) is pickled as by default: its class, then
-        its fields set."""
+        rating loop. A subclass (there is none) is pickled with its class and all its
+        fields (`_restored`)."""
         if type(self) is not Rating:
-            return copyreg.__newobj__, (type(self),), dict(vars(self))  # type: ignore[attr-defined]
+            return _restored, (type(self), dict(vars(self)))
         return rating_of_fields, _rating_fields(self)
 
     @property
@@ -150,6 +149,13 @@ _new = object.__new__
 _set = object.__setattr__
 #: a Rating's fields, in the class's order (what `Rating.__reduce__` pickles)
 _rating_fields = attrgetter(*(f.name for f in fields(Rating)))
+
+
+def _restored(kind: type[Rating], values: dict[str, Any]) -> Rating:
+    """A subclass of Rating unpickled: its fields set at once, as the class is frozen."""
+    made: Rating = _new(kind)
+    _set(made, "__dict__", values)
+    return made
 
 
 def rating_of_fields(rating: float, games: int, date: date | None, wins: int | None,
