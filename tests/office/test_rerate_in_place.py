@@ -19,7 +19,7 @@ from uscf_ratings.core.results import Outcome
 from uscf_ratings.office import run, schema
 from uscf_ratings.office.db import Driver, writing
 from uscf_ratings.office.office import Office
-from uscf_ratings.office.store import RATING_COLUMNS, write_outcomes
+from uscf_ratings.office.store import RATING_COLUMNS, ROW_ORDER, write_outcomes
 
 
 def rows(office: Office) -> list[tuple[Any, ...]]:
@@ -66,12 +66,15 @@ def section_rows(office: Office, event_id: str) -> list[tuple[Any, ...]]:
 
 
 def written(office: Office, new: list[tuple[Any, ...]], stored: int) -> None:
-    """``write_outcomes`` of rows given as SQLAlchemy reads them, committed."""
+    """``write_outcomes`` of rows given as SQLAlchemy reads them (in the table's order of
+    columns), committed."""
     with writing(office.engine) as c:
         driver = Driver(c)
         as_stored = [tuple(driver.date(v) if isinstance(v, date) else v for v in row)
                      for row in new]
-        write_outcomes(driver, as_stored[0][:2] + as_stored[0][4:6], as_stored, stored)
+        in_row_order = [tuple(row[RATING_COLUMNS.index(c)] for c in ROW_ORDER)
+                        for row in as_stored]
+        write_outcomes(driver, as_stored[0][:2] + as_stored[0][4:6], in_row_order, stored)
 
 
 def test_write_outcomes_updates_replaces_or_removes(office: Office) -> None:

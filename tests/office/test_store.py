@@ -5,21 +5,23 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
 from uscf_ratings.core.model import MatchChange, Rating
-from uscf_ratings.formats.result_json import rating_state
-from uscf_ratings.office import schema
-from uscf_ratings.office.db import Driver
-from uscf_ratings.office.office import Office
 from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.core.results import outcomes_of
+from uscf_ratings.formats.result_json import rating_state
+from uscf_ratings.office import schema, store
+from uscf_ratings.office.db import Driver
+from uscf_ratings.office.office import Office
 from uscf_ratings.office.store import audit, insert_rows, member_facts, state_json
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
@@ -68,6 +70,39 @@ maybe = st.one_of(st.none(), numbers)
 def test_state_json_is_the_text_of_json_dumps_for_any_state(state: Rating) -> None:
     """Ints where floats are expected, NaN and infinities, numpy floats, booleans."""
     assert state_json(state) == json_of(state)
+
+
+@pytest.mark.parametrize("counts", [(None,) * 5, (3, 1, 2, 2, 0), (3, None, 2, 2, 0),
+                                    (True, 1, 2, 2, 0), (3, 1, 2, 2, 0.0)])
+@pytest.mark.parametrize("peak", [None, 1612.5, np.float64(1612.5), math.nan, 1700])
+@pytest.mark.parametrize("rating", [1500.25, -0.0, 1e22, 5e-324, math.inf, np.float64(1.5), 1500])
+def test_the_usual_states_are_written_as_json_writes_them(
+        counts: tuple[Any, ...], peak: Any, rating: Any) -> None:
+    """The four shapes `state_json` writes by a format of their own (counts all known or
+    all unknown, with or without a peak), and the values next to them that it leaves to
+    the field by field path: a count unknown among known ones, a bool or a float count, a
+    numpy float, NaN and infinities, an int where a float is expected."""
+    wins, draws, losses, events3, above = counts
+    state = Rating(rating, 12, date(2026, 1, 3), wins, draws, losses, events3, peak,
+                   games_above_2200=above)
+    assert state_json(state) == json_of(state)
+    for unusual in (dict(floor=1400.0), dict(olm=True), dict(games_known=False), dict(date=None),
+                    dict(match_changes=(MatchChange(date(2026, 1, 2), -3.0),)),
+                    dict(games=12.0), dict(games=True)):
+        other = replace(state, **unusual)
+        assert state_json(other) == json_of(other)
+
+
+def test_the_usual_states_take_their_own_format(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of the four usual shapes is written by its format, not field by field (the
+    test above holds the text to json's)."""
+    monkeypatch.setattr(store, "_any_state_json", lambda state: "field by field")
+    for counts in ((None,) * 5, (3, 1, 2, 2, 0)):
+        for peak in (None, 1612.5):
+            state = Rating(1500.25, 12, date(2026, 1, 3), *counts[:4], peak,
+                           games_above_2200=counts[4])
+            assert state_json(state) == json_of(state)
+    assert state_json(Rating(1500.25, 12, date(2026, 1, 3), olm=True)) == "field by field"
 
 
 def test_a_float_that_is_not_finite_is_written_as_json_writes_it() -> None:

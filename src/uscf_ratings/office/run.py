@@ -57,7 +57,7 @@ from .store import (
     member_facts,
     office_floors,
     order_key,
-    outcome_row,
+    outcome_rows,
     remove_outcomes,
     row_states,
     section_key,
@@ -277,13 +277,7 @@ class RatingRun:
         key = entry.key(event_id)
         stored = (event_id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))
-        rows = []
-        for outcome in found:
-            member = ids.get(outcome.pair)
-            if member is None:
-                continue
-            rows.append(outcome_row(stored, member, outcome))
-            self.states[(member, outcome.system)] = outcome.state_after
+        rows = outcome_rows(stored, found, ids, self.states)
         write_outcomes(self.driver, stored, rows, self.stored.pop(key, 0))
         if self.histories:  # rare: members with a published history, now rated here
             self.own.update((ids[o.pair], o.system) for o in found
@@ -323,7 +317,8 @@ class RatingRun:
         """A Swiss or round-robin section whose entrants are ``members``: each row's
         pre-event rating chosen, and Step 1 for the players unrated in both the file and
         the database; what `rate_lineups` takes."""
-        self._load({i: name for i, name in zip(members, laid.names, strict=True) if i})
+        if not self.loaded.issuperset(members):  # most are, in a long run
+            self._load({i: name for i, name in zip(members, laid.names, strict=True) if i})
         if self.histories:
             self._published_before(members, key)
         ratings, players = lineup_pre_event(laid, members, self.states, self.facts,
@@ -428,11 +423,22 @@ def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, S
     unrated in a system, the player Step 1 reads (`prepare_player`), by entrant."""
     ratings: list[Rating | None] = []
     players: dict[int, Player] = {}
+    # the usual case, `pre_event_rating` inlined: the database's state, else the file's
+    # rating (`choose`), where the run has no floor set by hand (this runs for every row)
+    usual = pre_ratings == PreRatings.DATABASE and not floors
+    given_by_row = laid.ratings
     for g, system in enumerate(laid.systems):
+        base = g * laid.size
         for e, member in enumerate(ids):
-            given = laid.ratings[g * laid.size + e]
-            rating = given if not member else pre_event_rating(
-                member, system, given, states, floors, start, pre_ratings)
+            given = given_by_row[base + e]
+            if not member:
+                rating = given
+            elif usual:
+                known = states.get((member, system))
+                rating = given if known is None else known
+            else:
+                rating = pre_event_rating(member, system, given, states, floors, start,
+                                          pre_ratings)
             ratings.append(rating)
             if rating is None and member and e not in players:
                 players[e] = prepare_player(laid.unrated[e], member, states, facts, floors,
