@@ -423,9 +423,9 @@ def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, S
     unrated in a system, the player Step 1 reads (`prepare_player`), by entrant."""
     ratings: list[Rating | None] = []
     players: dict[int, Player] = {}
-    # the usual case, `pre_event_rating` inlined: the database's state, else the file's
-    # rating (`choose`), where the run has no floor set by hand (this runs for every row)
-    usual = pre_ratings == PreRatings.DATABASE and not floors
+    # without a floor set by hand, `pre_event_rating` is `choose` alone: called directly
+    # (this runs for every row)
+    no_floors = not floors
     given_by_row = laid.ratings
     for g, system in enumerate(laid.systems):
         base = g * laid.size
@@ -433,9 +433,8 @@ def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, S
             given = given_by_row[base + e]
             if not member:
                 rating = given
-            elif usual:
-                known = states.get((member, system))
-                rating = given if known is None else known
+            elif no_floors:
+                rating = choose(states.get((member, system)), given, pre_ratings)
             else:
                 rating = pre_event_rating(member, system, given, states, floors, start,
                                           pre_ratings)
