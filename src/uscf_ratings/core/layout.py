@@ -12,16 +12,25 @@ same lists into arrays.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from operator import attrgetter
-from typing import Any
+from typing import Any, overload
 
 from .constants import Constants
 from .initial import Initial, initial_rating
 from .kernels import UNKNOWN
-from .model import SCORE, KFactor, Player, Rating, Section, System
+from .model import (
+    SCORE,
+    KFactor,
+    Player,
+    Rating,
+    Section,
+    System,
+    rating_fields,
+    rating_of_fields,
+)
 from .records import Before, Games, Terms, fields_holding
 from .rules import RuleSet
 from .steps import Entrant, rating_of
@@ -56,8 +65,9 @@ class Lineup:
     #: counted here, where the games are read, rather than for each rated row)
     won: tuple[int, ...]
     drawn: tuple[int, ...]
-    #: per row: the file's pre-event rating (None: unrated in that system)
-    ratings: tuple[Rating | None, ...] = field(repr=False)
+    #: per row: the file's pre-event rating (None: unrated in that system); a tuple, or
+    #: `FileRatings` in a lineup that travels between processes
+    ratings: Sequence[Rating | None] = field(repr=False)
     #: by entrant, for those the file leaves unrated in a system: the player Step 1 reads
     unrated: dict[int, Player] = field(repr=False)
     #: the formulas' numbers of the rule set (the same for every system)
@@ -66,6 +76,70 @@ class Lineup:
     @property
     def size(self) -> int:
         return len(self.pairs)
+
+
+class FileRatings(Sequence["Rating | None"]):
+    """A lineup's file ratings (`Lineup.ratings`) as they travel between processes:
+    pickled as each rating's fields, and made a `Rating` again only when read.
+
+    The office's rating loop takes the lineups of every stored event it rates again from
+    its readers (office/prefetch.py), and those of the files it is given from the
+    checks (office/spool.py). It reads the file's rating of a member only while the
+    database has no state for the member in that system (`office.run.choose`): in a
+    long re-rate most are never read, and unpickling each of them as a `Rating` was
+    more than half the time of unpickling an event (docs/performance.md)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, ratings: Iterable[Rating | None]) -> None:
+        #: each rating, or its fields (`model.rating_fields`) once unpickled
+        self._items: tuple[Rating | tuple[Any, ...] | None, ...] = tuple(ratings)
+
+    @classmethod
+    def _of_items(cls, items: tuple[Rating | tuple[Any, ...] | None, ...]) -> FileRatings:
+        made = cls.__new__(cls)
+        made._items = items
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its ratings' fields (a subclass of `Rating` as itself)."""
+        return FileRatings._of_items, (tuple(
+            rating_fields(r) if r.__class__ is Rating else r for r in self._items),)
+
+    @overload
+    def __getitem__(self, index: int) -> Rating | None: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Rating | None, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Rating | None | tuple[Rating | None, ...]:
+        if isinstance(index, slice):
+            return tuple(map(_made, self._items[index]))
+        return _made(self._items[index])
+
+    def __iter__(self) -> Iterator[Rating | None]:
+        return map(_made, self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a sequence of the same ratings: a lineup is the same lineup whether
+        its ratings travelled or not."""
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"FileRatings({list(self)!r})"
+
+
+def _made(item: Rating | tuple[Any, ...] | None) -> Rating | None:
+    """A rating of `FileRatings` from what it holds."""
+    return rating_of_fields(*item) if isinstance(item, tuple) else item
 
 
 def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],

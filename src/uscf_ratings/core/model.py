@@ -111,7 +111,7 @@ class Rating:
         fields (`_restored`)."""
         if type(self) is not Rating:
             return _restored, (type(self), dict(vars(self)))
-        return rating_of_fields, _rating_fields(self)
+        return rating_of_fields, rating_fields(self)
 
     @property
     def established(self) -> bool:
@@ -147,8 +147,9 @@ class Rating:
 
 _new = object.__new__
 _set = object.__setattr__
-#: a Rating's fields, in the class's order (what `Rating.__reduce__` pickles)
-_rating_fields = attrgetter(*(f.name for f in fields(Rating)))
+#: a Rating's fields, in the class's order (what `Rating.__reduce__` pickles, and what
+#: `rating_of_fields` takes)
+rating_fields = attrgetter(*(f.name for f in fields(Rating)))
 
 
 def _restored(kind: type[Rating], values: dict[str, Any]) -> Rating:

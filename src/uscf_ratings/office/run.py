@@ -424,20 +424,22 @@ def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, S
     ratings: list[Rating | None] = []
     players: dict[int, Player] = {}
     # without a floor set by hand, `pre_event_rating` is `choose` alone: called directly
-    # (this runs for every row)
+    # (this runs for every row), and given the file's rating only where it reads it (a
+    # lineup's file ratings are made when read: `layout.FileRatings`)
     no_floors = not floors
     given_by_row = laid.ratings
     for g, system in enumerate(laid.systems):
         base = g * laid.size
         for e, member in enumerate(ids):
-            given = given_by_row[base + e]
             if not member:
-                rating = given
+                rating = given_by_row[base + e]
             elif no_floors:
-                rating = choose(states.get((member, system)), given, pre_ratings)
+                known = states.get((member, system))
+                rating = choose(known, given_by_row[base + e]
+                                if reads_given(known, pre_ratings) else None, pre_ratings)
             else:
-                rating = pre_event_rating(member, system, given, states, floors, start,
-                                          pre_ratings)
+                rating = pre_event_rating(member, system, given_by_row[base + e], states,
+                                          floors, start, pre_ratings)
             ratings.append(rating)
             if rating is None and member and e not in players:
                 players[e] = prepare_player(laid.unrated[e], member, states, facts, floors,
@@ -534,6 +536,8 @@ def choose(known: Rating | None, given: Rating | None, pre_ratings: PreRatings) 
     cannot show (N, wins, draws, losses, events, peak) is carried from the database only
     where the database's rating rounds to the file's.
     """
+    if not reads_given(known, pre_ratings):
+        return known
     if pre_ratings == PreRatings.FILE_ONLY and given is not None:
         return given
     if pre_ratings != PreRatings.FILE or given is None:
@@ -545,6 +549,12 @@ def choose(known: Rating | None, given: Rating | None, pre_ratings: PreRatings) 
                    wins=known.wins, draws=known.draws, losses=known.losses,
                    events3=known.events3, peak=known.peak, olm=known.olm,
                    games_above_2200=known.games_above_2200, match_changes=known.match_changes)
+
+
+def reads_given(known: Rating | None, pre_ratings: PreRatings) -> bool:
+    """Whether `choose` reads the file's rating: not where the database's state wins,
+    by default, for a member the database has rated in the system."""
+    return known is None or pre_ratings != PreRatings.DATABASE
 
 
 def states_and_facts(c: Connection, ids: Iterable[str], before_key: SectionKey | None = None

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ..core.layout import Lineup, lineup
+from ..core.layout import FileRatings, Lineup, lineup
 from ..core.model import Event, EventDetails, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.rules import rules_for
@@ -118,12 +118,14 @@ def place_columns(details: EventDetails) -> tuple[str | None, str | None]:
 
 
 def _travelling(laid: Lineup) -> Lineup:
-    """The lineup without its unrated players' results: Step 1 reads a player's facts,
-    not the games, and a submission travels from the checks' processes through the spool
-    (office/spool.py), where the results made loading it a fifth slower."""
-    if not laid.unrated:
-        return laid
-    return replace(laid, unrated={e: replace(p, results=()) for e, p in laid.unrated.items()})
+    """The lineup as it travels from the checks' processes through the spool
+    (office/spool.py) and from the readers of a re-rate (office/prefetch.py): its
+    unrated players without their results (Step 1 reads a player's facts, not the
+    games, and the results made loading it a fifth slower), and the file's ratings
+    made again only where the rating loop reads them (`FileRatings`)."""
+    return replace(laid, ratings=FileRatings(laid.ratings), unrated={
+        e: replace(p, results=()) for e, p in laid.unrated.items()} if laid.unrated
+        else laid.unrated)
 
 
 def stored_event(c: Connection, event_id: str) -> tuple[Event, PreRatings] | None:
