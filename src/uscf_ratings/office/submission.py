@@ -123,9 +123,8 @@ def _travelling(laid: Lineup) -> Lineup:
     unrated players without their results (Step 1 reads a player's facts, not the
     games, and the results made loading it a fifth slower), and the file's ratings
     made again only where the rating loop reads them (`FileRatings`)."""
-    return replace(laid, ratings=FileRatings(laid.ratings), unrated={
-        e: replace(p, results=()) for e, p in laid.unrated.items()} if laid.unrated
-        else laid.unrated)
+    return replace(laid, ratings=FileRatings(laid.ratings),
+                   unrated={e: replace(p, results=()) for e, p in laid.unrated.items()})
 
 
 def stored_event(c: Connection, event_id: str) -> tuple[Event, PreRatings] | None:
