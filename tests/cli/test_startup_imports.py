@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import REPO
 
@@ -67,6 +68,24 @@ def test_rating_an_event_file_loads_no_numeric_or_database_library() -> None:
         RUN_CLI.format(args=["rate", str(REPO / "examples" / "sample-event.json")]),
         NUMERIC_AND_DATABASE + WEB)
     assert "->" in printed  # crosstables with pre -> post ratings were printed
+    assert found == []
+
+
+def test_reading_the_office_loads_neither_numba_nor_alembic(tmp_path: Path) -> None:
+    """A command that only reads the office (`uscf db player`) checks the schema and
+    reads, without importing Numba (the rating kernels) or Alembic (the migrations):
+    about a second of a command that took two and a half (docs/performance.md). Rating
+    the event before it does import Numba, which the check sees."""
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    sample = str(REPO / "examples" / "sample-event.json")
+    found, printed = imported_after(
+        RUN_CLI.format(args=["db", "--db", url, "init"])
+        + RUN_CLI.format(args=["db", "--db", url, "rate", sample]), ("numba", "alembic"))
+    assert "rated " in printed and found == ["alembic", "numba"]
+    found, printed = imported_after(
+        RUN_CLI.format(args=["db", "--db", url, "player", "30000006"]),
+        ("numba", "alembic", "mako"))
+    assert "30000006" in printed
     assert found == []
 
 

@@ -232,6 +232,37 @@ def test_the_schema_check_to_read_says_what_alembic_says(office_url: str) -> Non
     office.engine.dispose()
 
 
+def test_the_schema_head_written_in_the_code_is_alembics(office_url: str) -> None:
+    """db.SCHEMA_HEAD, which the schema check compares with so as not to import Alembic,
+    is the head of the migrations as Alembic finds it; and the revision read without
+    Alembic is the one Alembic reads, before any schema, part way and at the head."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from uscf_ratings.office.db import (
+        SCHEMA_HEAD,
+        _alembic_config,
+        current_revision,
+        make_engine,
+        writing,
+    )
+
+    engine = make_engine(office_url)
+    with engine.connect() as c:
+        assert SCHEMA_HEAD == ScriptDirectory.from_config(_alembic_config(c)).get_current_head()
+        assert current_revision(c) is None
+        assert MigrationContext.configure(c).get_current_revision() is None
+    for revision in ("0003", "head"):
+        with writing(engine) as c:
+            command.upgrade(_alembic_config(c), revision)
+        with engine.connect() as c:
+            ours = current_revision(c)
+            assert ours == MigrationContext.configure(c).get_current_revision()
+            assert ours == ("0003" if revision == "0003" else SCHEMA_HEAD)
+    engine.dispose()
+
+
 def test_merged_ids_are_read_through_their_index_not_the_whole_members_table(
         tmp_path: Path) -> None:
     """store.aliases runs on every player and event page: SQLite (no table statistics)

@@ -25,9 +25,10 @@ it, which it knows from the id of the last audit row.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from functools import cache
 
 from sqlalchemy import Connection, select
 
@@ -68,15 +69,30 @@ from .store import (
 )
 from .submission import SectionEntry, Submission, stored_event, submission
 
-try:  # the procedure's kernels compiled: the extra [fast] (numba, numpy)
-    from ..batch.engine import rate_lineups
-except ImportError:  # pragma: no cover - exercised where the extra is not installed
-    from ..core.pipeline import rate_lineups
-
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
 #: members loaded by one call of `RatingRun._load` before a long re-rate (each query
 #: takes one value per member, and some SQLite builds take 32,766 at most)
 LOAD_AT_ONCE = 10_000
+
+
+def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
+    """The lineups rated by the procedure's kernels (`_kernels`)."""
+    return _kernels()(lineups)
+
+
+@cache
+def _kernels() -> Callable[[Sequence[LineupToRate]], list[tuple[Outcome, ...]]]:
+    """The procedure's kernels, compiled where the extra ``[fast]`` (Numba, NumPy) is
+    installed, else run by Python; imported when a run first rates a lineup, not with
+    this module: importing Numba takes about half a second, which the commands that
+    only read the office (``uscf db player``, the explanations of office/explain.py)
+    need not spend (docs/performance.md)."""
+    try:
+        from ..batch.engine import rate_lineups as compiled
+    except ImportError:  # pragma: no cover - exercised where the extra is not installed
+        from ..core.pipeline import rate_lineups as in_python
+        return in_python
+    return compiled
 
 
 def first_key(event: Event) -> SectionKey:
