@@ -635,6 +635,9 @@ class DbRun:
     seconds: float
     peak_mb: float
     finished: list[float]  #: seconds from the start at which each event's line was printed
+    #: CPU time (user and system) of the command and of the worker processes it started
+    #: and waited for (its readers, its checks): what wait4 reports of the child
+    cpu_s: float = 0.0
 
 
 def _db_rate(ctx: Context, url: str, year: Year, label: str, options: Sequence[str] = ()
@@ -685,7 +688,8 @@ def _db_rate(ctx: Context, url: str, year: Year, label: str, options: Sequence[s
             errors.seek(0)
             raise RuntimeError(f"uscf db rate exited {child.returncode}:\n{errors.read()[-3000:]}")
     bar.close(f"{year.total_games / seconds:,.0f} games/s")
-    return DbRun(seconds, (peak_kib or usage.ru_maxrss) / 1024, finished)
+    return DbRun(seconds, (peak_kib or usage.ru_maxrss) / 1024, finished,
+                 usage.ru_utime + usage.ru_stime)
 
 
 #: how often `_db_rate` reads the child's peak memory as its lines come in
@@ -1017,7 +1021,7 @@ def late_figures(ctx: Context) -> list[Figure]:
     order = sorted(range(len(year.events)), key=lambda i: year.events[i].end_date)
     held = order[5::10]  # every tenth, spread over the year
     kept = sorted(set(order) - set(held))
-    first_s, late_s, rerate_s = [], [], []
+    first_s, late_s, rerate_s, late_cpu_s = [], [], [], []
     first_event = year.events[order[0]].id  # kept: the first of the year by date
     for run in range(sizes.rerate_runs):
         url = f"sqlite:///{ctx.workdir / f'office-late-{run}.db'}"
@@ -1029,8 +1033,10 @@ def late_figures(ctx: Context) -> list[Figure]:
         rerate_s.append(_db_withdraw(ctx, copy, first_event, f"one re-rate of the nine "
                                      f"tenths, run {run + 1}/{sizes.rerate_runs}"))
         _remove_sqlite(copy)
-        late_s.append(_db_rate(ctx, url, _part(year, held), f"the tenth held back, given "
-                               f"late, run {run + 1}/{sizes.rerate_runs}").seconds)
+        late = _db_rate(ctx, url, _part(year, held), f"the tenth held back, given late, run "
+                        f"{run + 1}/{sizes.rerate_runs}")
+        late_s.append(late.seconds)
+        late_cpu_s.append(late.cpu_s)
         _remove_sqlite(url)
     games = year.total_games
     value = _median(late_s)
@@ -1058,7 +1064,9 @@ def late_figures(ctx: Context) -> list[Figure]:
                "events held back (every tenth by date, spread over the year) into the "
                f"database holding the other {len(kept):,}, process start to exit",
                ("<=", LATE_TENTH_S), judged_on=None if full else estimate, samples=late_s,
-               note=(f"the other nine tenths took {_median(first_s):,.1f} s (median); "
+               note=(f"the other nine tenths took {_median(first_s):,.1f} s (median); the "
+                     f"late batch used {_median(late_cpu_s):,.1f} s of CPU time (median; the "
+                     f"command and its workers, on {os.cpu_count()} cores); "
                      + ("" if full else f"the target is for a year of {FULL_YEAR_GAMES:,} "
                         f"games: judged on the linear estimate for it, {estimate:,.1f} s"))),
         Figure("late_tenth_rerates", _median(late_s) / _median(rerate_s), "x",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from typing import Any
@@ -105,6 +106,18 @@ def test_startup_ratios_are_taken_against_click_in_the_same_run(smoke: dict[str,
         assert ratio == pytest.approx(figures[f"startup_{command}_ms"]["value"] / click_ms,
                                       rel=2e-3), command
     assert "examples/sample-event.json" in figures["startup_rate_ratio"]["measured_on"]
+
+
+def test_the_late_batch_says_how_much_cpu_it_used(smoke: dict[str, Any]) -> None:
+    """late_tenth_s's note gives the command's CPU time (its own and its workers', from
+    wait4), which with the cores bounds how fast the machine could run it."""
+    figure = smoke["figures"]["late_tenth_s"]
+    if figure["value"] is None:
+        skip_or_fail(f"late_tenth_s not measured here: {figure.get('note', '')}")
+    found = re.search(r"the late batch used ([\d,.]+) s of CPU time \(median; the command "
+                      r"and its workers, on (\d+) cores\)", figure["note"])
+    assert found, figure["note"]
+    assert float(found[1].replace(",", "")) > 0 and int(found[2]) >= 1
 
 
 def test_startup_figures_are_recorded_with_their_targets() -> None:
