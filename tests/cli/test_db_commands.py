@@ -179,9 +179,23 @@ def test_an_unreachable_server_is_a_message() -> None:
     result = run("db", "--db", "postgresql://someone:secret@127.0.0.1:1/office", "player",
                  "1", ok=False)
     assert result.exit_code == 1
-    assert result.output.startswith(
-        "Error: postgresql://someone:***@127.0.0.1:1/office: cannot use the database:")
+    [line] = result.output.splitlines()
+    assert line.startswith(
+        "Error: postgresql://someone:***@127.0.0.1:1/office: cannot connect to the server: "
+        "connection failed: ")
+    assert line.endswith("nothing was changed; check the URL and that the server runs, then "
+                         "run the same command again")
     assert "secret" not in result.output
+
+
+def test_a_folder_where_the_database_should_be_is_a_message(tmp_path: Path) -> None:
+    (tmp_path / "folder.db").mkdir()
+    url = f"sqlite:///{tmp_path / 'folder.db'}"
+    result = run("db", "--db", url, "player", "1", ok=False)
+    assert result.output == (
+        f"Error: {url}: the database file cannot be opened: unable to open database file: "
+        "nothing was changed; check that it is a database file and that this user may read "
+        "and write it and its folder, then run the same command again\n")
 
 
 def one_id_in_two_sections(folder: Path, event_id: str, first: str, second: str) -> Path:

@@ -177,13 +177,22 @@ def test_a_second_writer_waits_saying_so_or_stops_at_its_limit(url: str, tmp_pat
     holder = hold_the_lock(url)
     stopped = uscf("db", "--db", url, "--wait", "0.5", "rate", str(path))
     out, err = stopped.communicate()
-    let_go(holder)
     assert stopped.returncode == 1
     said, error = err.splitlines()  # that it waits; why it stopped, in one line
     assert said.startswith("waiting: another process is writing to ")
+    assert said.endswith("; this command waits up to 0.5 s for it to finish (Ctrl-C stops it)")
     assert error.startswith("Error: ") and error.endswith(
         "for the 0.5 s this command was to wait: nothing was changed; run it again later, "
         "or wait longer (--wait)")
+    assert stored(url) == ([], [])
+    not_waiting = uscf("db", "--db", url, "--wait", "0", "rate", str(path))
+    out, err = not_waiting.communicate()
+    assert not_waiting.returncode == 1
+    [error] = err.splitlines()  # it does not wait, so it does not say it waits
+    assert error.startswith("Error: ") and error.endswith(
+        "another process was writing to the database and this command was not to wait: "
+        "nothing was changed; run it again later, or wait longer (--wait)")
+    let_go(holder)
     assert stored(url) == ([], [])
 
     holder = hold_the_lock(url)

@@ -93,7 +93,43 @@ def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch:
     assert 0 < committed < len(paths)
     assert len([line for line in out.output.splitlines() if line.startswith("rated ")]) == committed
     assert (f"stopped: {committed} of {len(paths)} events rated and committed; the rest were "
-            "rolled back or not begun; the database holds whole events only") in out.output
+            "rolled back or not begun; the database holds whole events only; to go on, run "
+            "the same command again (events stored already as given are skipped)\n"
+            ) in out.output
+
+
+def test_ctrl_c_just_after_a_commit_counts_the_events_it_committed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C (SIGINT, as the terminal sends it) lands the moment the database has
+    committed a group of events, before the run has counted them: the message counts
+    them all the same, and each has its line (interrupts.held). Without the hold, the
+    first group's events were stored and the message said none were."""
+    import signal
+
+    from uscf_ratings.office.office import EventTransaction
+
+    paths = year_files(tmp_path, 6)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    commit, commits = EventTransaction.commit, 0
+
+    def interrupted_after(transaction: EventTransaction) -> Any:
+        nonlocal commits
+        reports = commit(transaction)
+        if reports:
+            commits += 1
+            if commits == 1:
+                signal.raise_signal(signal.SIGINT)  # Python raises it at its next step
+        return reports
+
+    monkeypatch.setattr(EventTransaction, "commit", interrupted_after)
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", "--check-first",
+                                   "--commit-every", "0", *map(str, paths)])
+    assert out.exit_code == 130, out.output
+    assert stored_events(url) == 1  # each event commits alone: the first, then Ctrl-C
+    assert len([line for line in out.output.splitlines() if line.startswith("rated ")]) == 1
+    assert f"stopped: 1 of {len(paths)} events rated and committed; the rest were " \
+           "rolled back or not begun" in out.output
 
 
 def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:

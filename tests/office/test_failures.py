@@ -37,6 +37,35 @@ def test_a_file_that_cannot_be_written(tmp_path: Path) -> None:
     assert failure is not None and failure.what.startswith("the database file cannot be written")
 
 
+def test_a_file_that_cannot_be_opened(tmp_path: Path) -> None:
+    """A folder where the database should be (as a file without access for this user:
+    SQLITE_CANTOPEN); the message says what to check, and that nothing was changed,
+    without the skipped events a run of many events adds to it."""
+    (tmp_path / "folder.db").mkdir()
+    failure = failure_of(sqlite_error(tmp_path / "folder.db", "SELECT 1"))
+    assert failure is not None
+    assert failure.what == "the database file cannot be opened: unable to open database file"
+    assert str(failure) == ("the database file cannot be opened: unable to open database "
+                            "file: nothing was changed; check that it is a database file and "
+                            "that this user may read and write it and its folder, then run "
+                            "the same command again")
+
+
+def test_a_server_never_reached_is_not_a_connection_lost() -> None:
+    """psycopg's errors where no connection was made: a host name that does not resolve,
+    a server that refuses (the messages as psycopg 3 gives them)."""
+    psycopg = pytest.importorskip("psycopg")
+    for detail in ("failed to resolve host 'no-such-host.invalid': [Errno -2] Name or "
+                   "service not known",
+                   'connection failed: connection to server at "127.0.0.1", port 1 failed: '
+                   "Connection refused"):
+        failure = failure_of(psycopg.OperationalError(detail))
+        assert failure is not None
+        assert failure.what == f"cannot connect to the server: {detail}"
+        assert failure.advice == ("check the URL and that the server runs, then run the "
+                                  "same command again")
+
+
 def test_a_full_disk_for_the_run_s_own_files() -> None:
     failure = failure_of(OSError(errno.ENOSPC, "No space left on device", "/tmp/spool-1"))
     assert failure is not None

@@ -18,7 +18,7 @@ from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.errors import ParseError
 from ..office.defaults import COMMIT_EVERY, PreRatings
-from ..office.errors import DatabaseError, OfficeError, first_line
+from ..office.errors import RUN_AGAIN, SKIPPED, DatabaseError, OfficeError, first_line
 from ..office.options import ReadOptions
 from .options import date_option, systems_option
 from .warnings import warn_lacking
@@ -48,7 +48,8 @@ def _office(ctx: click.Context) -> Office:
         while group.command is not db:  # `db token create`: two levels down
             assert group.parent is not None
             group = group.parent
-        wait = WriterWait(group.params.get("wait"), _ShowWaiting(_shown(group)))
+        limit = group.params.get("wait")
+        wait = WriterWait(limit, _ShowWaiting(_shown(group), limit))
         ctx.obj = Office(ctx.obj, wait)
     return ctx.obj
 
@@ -59,17 +60,19 @@ class _ShowWaiting:
 
     EVERY_S = 60.0
 
-    def __init__(self, url: str):
-        self.url = url
+    def __init__(self, url: str, limit: float | None):
+        self.url, self.limit = url, limit  #: limit: --wait's seconds, None for no limit
         self.next_at = 0.0  #: when to say it next, in seconds of waiting
 
     def __call__(self, waited: float) -> None:
         if waited < self.next_at:
             return
         if not self.next_at:
+            goes_on = ("goes on once it has finished (Ctrl-C stops it; --wait SECONDS sets "
+                       "a limit)" if self.limit is None else
+                       f"waits up to {self.limit:g} s for it to finish (Ctrl-C stops it)")
             click.echo(f"waiting: another process is writing to {self.url}; this command "
-                       "goes on once it has finished (Ctrl-C stops it; --wait SECONDS sets "
-                       "a limit)", err=True)
+                       f"{goes_on}", err=True)
         else:
             click.echo(f"still waiting for the other process ({waited:.0f} s)", err=True)
         self.next_at += self.EVERY_S
@@ -279,7 +282,8 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     rated, without --replace) is not stored, and the events before it are. On a
     terminal a progress bar shows on stderr; otherwise each event gets a line on stdout
     once its transaction commits. Ctrl-C stops: the events rated since the last commit
-    are rolled back, and the database holds whole events only.
+    are rolled back, and the database holds whole events only. To go on after a stop,
+    run the same command again: the events stored already as given are skipped.
 
     Refused: a file that cannot be read or rated (every such file is listed), two files
     of one event, a player without a member id (unless --assign-ids), two players of one
@@ -313,7 +317,7 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
         shown.close()
         assert ctx.parent is not None
         raise click.ClickException(f"{_shown(ctx.parent)}: {failure.what}: {shown.left()}; "
-                                   f"{failure.advice}") from None
+                                   f"{failure.advice} {SKIPPED}") from None
     finally:
         shown.close()
 
@@ -396,7 +400,7 @@ class _Progress:
         """What Ctrl-C left."""
         if self.checking:
             return "stopped while reading the files: nothing was stored"
-        return f"stopped: {self.left()}"
+        return f"stopped: {self.left()}; to go on, {RUN_AGAIN} {SKIPPED}"
 
     def left(self) -> str:
         """What the database holds of this run, when it stops before its end."""

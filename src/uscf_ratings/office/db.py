@@ -146,13 +146,14 @@ class _Waiting:
         failed), once `WriterWait.waiting` is told; raises `WriterBusy` once the limit
         has passed."""
         waited = time.monotonic() - self.since
+        limit = self.wait.limit
+        if limit is not None and waited >= limit:  # said before anything of waiting
+            waits = (f"for the {limit:g} s this command was to wait" if limit else
+                     "and this command was not to wait")
+            raise WriterBusy(f"another process was writing to the database {waits}: nothing "
+                             f"was changed; run it again later, or wait longer (--wait)")
         if self.wait.waiting is not None:
             self.wait.waiting(waited)
-        limit = self.wait.limit
-        if limit is not None and waited >= limit:
-            raise WriterBusy(f"another process was writing to the database for the "
-                             f"{limit:g} s this command was to wait: nothing was changed; "
-                             f"run it again later, or wait longer (--wait)")
         return one_try_s(None if limit is None else limit - waited)
 
 
@@ -194,7 +195,9 @@ def _sqlite_setup(engine: Engine) -> None:
         wait: WriterWait = options.get(_WAIT) or WriterWait()
         waiting: _Waiting | None = None
         since = time.monotonic()
-        raw.execute(f"PRAGMA busy_timeout={int(one_try_s(wait.limit) * 1000)}")
+        # the first try does not wait, as PostgreSQL's (`_lock_postgresql`): a writer
+        # that is to wait says so before it does
+        raw.execute("PRAGMA busy_timeout=0")
         try:
             while True:
                 try:

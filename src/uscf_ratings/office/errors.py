@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+#: how a message says to go on after a failure (office/failures.py)
+RUN_AGAIN = "run the same command again"
+#: what `uscf db rate` adds to `RUN_AGAIN`: a run given again goes on where it stopped
+SKIPPED = "(events stored already as given are skipped)"
+
 
 def first_line(error: BaseException) -> str:
     """An error's message as one line, for a one-line message (its type if it has none)."""
@@ -36,10 +41,10 @@ class WriterBusy(DatabaseError):
 class DatabaseFailure(DatabaseError):
     """The database failed while in use (office/failures.py): ``what`` happened, in a
     user's words with the driver's own message, and ``advice``, how to go on. Every
-    change is one transaction (a run of many events: whole events), so the database
-    holds what was committed before, whole."""
+    change is one transaction, so a command that failed changed nothing, as its message
+    says; a run of many events (``uscf db rate``) commits whole events in groups, and
+    says itself what it committed before the failure."""
 
     def __init__(self, what: str, advice: str):
         self.what, self.advice = what, advice
-        super().__init__(f"{what}: the database holds whole events only (what was "
-                         f"committed before); {advice}")
+        super().__init__(f"{what}: nothing was changed; {advice}")

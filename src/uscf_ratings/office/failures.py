@@ -15,9 +15,7 @@ from __future__ import annotations
 import errno
 import sqlite3
 
-from .errors import DatabaseFailure, first_line
-
-RUN_AGAIN = "run the same command again (events stored already as given are skipped)"
+from .errors import RUN_AGAIN, DatabaseFailure, first_line
 
 
 def failure_of(error: BaseException) -> DatabaseFailure | None:
@@ -61,10 +59,19 @@ def _sqlite_failure(code: int, detail: str) -> DatabaseFailure | None:
         return DatabaseFailure(f"the database file cannot be written: {detail}",
                                f"give this user write access to it and its folder, then "
                                f"{RUN_AGAIN}")
+    if code == sqlite3.SQLITE_CANTOPEN:  # no access to the file or its folder, a folder
+        return DatabaseFailure(f"the database file cannot be opened: {detail}",
+                               f"check that it is a database file and that this user may "
+                               f"read and write it and its folder, then {RUN_AGAIN}")
     if code == sqlite3.SQLITE_IOERR:
         return DatabaseFailure(f"the disk failed to read or write: {detail}",
                                f"check the disk, then {RUN_AGAIN}")
     return None
+
+
+#: how psycopg's message begins where no connection was ever made (the server refused it,
+#: or its host name could not be resolved), as against one lost while in use
+NEVER_CONNECTED = ("connection failed", "connection to server at", "failed to resolve host")
 
 
 def _postgresql_failure(cause: BaseException, detail: str, invalidated: bool
@@ -73,8 +80,9 @@ def _postgresql_failure(cause: BaseException, detail: str, invalidated: bool
     if state == "53100":  # disk_full
         return DatabaseFailure(f"the server's disk is full: {detail}",
                                f"free some space on the server, then {RUN_AGAIN}")
-    if detail.startswith(("connection failed", "connection to server at")):
-        return None  # never connected: "cannot use the database", as the CLI says it
+    if detail.startswith(NEVER_CONNECTED):
+        return DatabaseFailure(f"cannot connect to the server: {detail}",
+                               f"check the URL and that the server runs, then {RUN_AGAIN}")
     # class 08: connection exceptions; 57P01-57P03: the server shut down or restarted;
     # no SQLSTATE at all: the connection broke before the server could say why
     lost = invalidated or state.startswith("08") or state in ("57P01", "57P02", "57P03") \

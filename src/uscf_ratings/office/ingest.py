@@ -36,6 +36,7 @@ from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
 from ..formats.errors import ParseError
+from . import interrupts
 from .checked_file import CheckedFile, Lacking, named
 from .collector import fewer_collections
 from .errors import OfficeError
@@ -267,15 +268,20 @@ class _Files:
         return FilesRefused(problems)
 
     def commit(self, transaction: EventTransaction) -> Iterator[Committed]:
-        """Commit ``transaction``; its report, if it held events."""
-        events = tuple(transaction.commit())
-        if events:
-            unchanged = sum(1 for event in events if event.unchanged)
-            self.unchanged += unchanged
-            self.committed += len(events) - unchanged
-            self.games += sum(event.games for event in events)
-            self.ratings += sum(event.ratings for event in events)
-            yield Committed(events)
+        """Commit ``transaction``; its report, if it held events. Ctrl-C is held from
+        the commit until whoever iterates has taken the report (`interrupts.held`), so
+        that what it says was committed is what the database holds; the events that
+        wait are rated before, where Ctrl-C still stops them."""
+        transaction.rate_waiting()
+        with interrupts.held():
+            events = tuple(transaction.commit())
+            if events:
+                unchanged = sum(1 for event in events if event.unchanged)
+                self.unchanged += unchanged
+                self.committed += len(events) - unchanged
+                self.games += sum(event.games for event in events)
+                self.ratings += sum(event.ratings for event in events)
+                yield Committed(events)
 
     def ingested(self) -> Ingested:
         return Ingested(self.committed, self.games, self.ratings, self.unchanged)

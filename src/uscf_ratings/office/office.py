@@ -473,17 +473,25 @@ class EventTransaction:
             raise DatabaseError("the database ended the transaction before it was "
                                 "committed: the events rated since the last commit were "
                                 "not stored")
-        if self._waiting:
-            assert self._c is not None
-            try:
-                self._rate_waiting(self._c, None)
-            except BaseException:
-                self.rollback()
-                raise
+        self.rate_waiting()
         done, self._open = self._open, None
         reports, self._rated, self.games, self._c, self._driver = self._rated, [], 0, None, None
         done.close()  # leaves `writing`, which commits
         return reports
+
+    def rate_waiting(self) -> None:
+        """Rate the events that wait (`_store_and_rate`), as `commit` does first; an
+        error rolls the transaction back. A run that holds Ctrl-C over the commit
+        itself (`interrupts.held`) calls this before it: the re-rate may be long, and
+        Ctrl-C stops it, with nothing of it stored."""
+        if self._open is None or not self._waiting:
+            return
+        assert self._c is not None
+        try:
+            self._rate_waiting(self._c, None)
+        except BaseException:
+            self.rollback()
+            raise
 
     def rollback(self) -> None:
         """Undo every event of the open transaction, if there is one."""
