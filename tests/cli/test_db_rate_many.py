@@ -225,6 +225,32 @@ def test_files_out_of_date_order_are_rated_in_date_order_all_the_same(tmp_path: 
     assert dump(f"sqlite:///{tmp_path / 'a.db'}") == dump(f"sqlite:///{tmp_path / 'b.db'}")
 
 
+def test_on_a_terminal_the_summary_says_what_was_re_rated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal the events of a batch get no line of their own, so the summary says
+    how many sections of events rated before were rated again: here every section of the
+    two events dated after the two given late (counted from their files)."""
+    from uscf_ratings.cli import db as db_command
+
+    paths = year_files(tmp_path, 5)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    assert rate_files(url, [paths[0], *paths[3:]]).exit_code == 0
+    made = db_command._Progress.__init__
+
+    def on_a_terminal(progress: Any, *args: Any) -> None:
+        made(progress, *args)
+        progress.lines = False  # as where stdout is a terminal: a bar and a summary
+
+    monkeypatch.setattr(db_command._Progress, "__init__", on_a_terminal)
+    out = rate_files(url, paths[1:3])
+    assert out.exit_code == 0, out.output
+    later = sum(len(json.loads(p.read_text())["sections"]) for p in paths[3:])
+    assert later > 0
+    assert out.output.rstrip("\n").endswith(
+        f"; {later:,} later section(s) of events rated before were re-rated"), out.output
+    assert "\nrated S" not in out.output  # no line of its own for each event
+
+
 def test_an_event_already_rated_stops_the_run_with_whole_events_reported(tmp_path: Path
                                                                         ) -> None:
     """An event already rated stops the run. Whether it came while files were still

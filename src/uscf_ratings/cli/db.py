@@ -358,9 +358,11 @@ class _Progress:
             self.committed(report.events)
         else:
             self.close()
-            if not self.lines:
+            if not self.lines:  # else each event's line says what it re-rated
+                rerated = (f"; {report.rerated:,} later section(s) of events rated before "
+                           "were re-rated" if report.rerated else "")
                 click.echo(f"rated {report.events:,} events ({report.games:,} games, "
-                           f"{report.ratings:,} ratings)")
+                           f"{report.ratings:,} ratings){rerated}")
             if report.unchanged and not self.lines:  # else each has its line
                 click.echo(f"{report.unchanged:,} event(s) stored already as given were "
                            "left as they are")

@@ -97,14 +97,16 @@ class Committed:
 @dataclass(frozen=True)
 class Ingested:
     """The end: ``events`` events of ``games`` games stored and rated, with ``ratings``
-    player-systems rated (later sections of other events rated again included), and
+    player-systems rated (later sections of other events rated again included),
     ``unchanged`` events found stored already as given and left as they were (a run
-    given again after an interruption)."""
+    given again after an interruption), and ``rerated`` sections of events stored
+    before rated again (those after events of the run dated among them)."""
 
     events: int
     games: int
     ratings: int
     unchanged: int = 0
+    rerated: int = 0
 
 
 Report = CheckingFiles | FileChecked | RatingInOrder | Committed | Ingested
@@ -237,6 +239,7 @@ class _Files:
         self.unchanged = 0  #: events stored already as given, left as they were
         self.games = 0  #: the rated games of the events committed
         self.ratings = 0  #: player-systems rated by them
+        self.rerated = 0  #: sections of other events rated again for them
 
     def take(self, result: CheckedFile | str) -> CheckedFile | str:
         """A file's result: the file checked, or why it is refused (its check's
@@ -281,7 +284,9 @@ class _Files:
                 self.committed += len(events) - unchanged
                 self.games += sum(event.games for event in events)
                 self.ratings += sum(event.ratings for event in events)
+                self.rerated += sum(event.rerated for event in events)
                 yield Committed(events)
 
     def ingested(self) -> Ingested:
-        return Ingested(self.committed, self.games, self.ratings, self.unchanged)
+        return Ingested(self.committed, self.games, self.ratings, self.unchanged,
+                        self.rerated)
