@@ -329,3 +329,25 @@ def test_a_postgresql_url_without_its_driver_says_which_extra(monkeypatch: pytes
     assert out.output.splitlines() == [
         "Error: postgresql://someone@127.0.0.1:1/pool: PostgreSQL needs its driver (psycopg "
         "is missing): pip install 'uscf-ratings[postgres]'"]
+
+
+def test_ctrl_c_in_a_command_of_one_transaction_says_nothing_was_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while `uscf db withdraw` re-rates (after it removed the event, in its
+    transaction): one line, exit status 130, and the event is still stored."""
+    from uscf_ratings.office import office as office_module
+
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    run("db", "--db", url, "init")
+    run("db", "--db", url, "rate", str(SAMPLE))
+    event_id = json.loads(SAMPLE.read_text())["event"]["id"]
+
+    def interrupted(*args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(office_module, "_rerated", interrupted)
+    result = run("db", "--db", url, "withdraw", event_id, ok=False)
+    assert result.exit_code == 130
+    assert result.output == "stopped: nothing was changed\n"
+    monkeypatch.undo()
+    assert event_id in run("db", "--db", url, "event", event_id).output

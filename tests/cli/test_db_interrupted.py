@@ -149,6 +149,44 @@ def test_killed_at_several_moments_and_given_again_it_ends_as_one_run(url: str,
     assert stored(url) == stored(whole)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="the processes are found in Linux's /proc")
+def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    """``kill PID`` (SIGTERM) once the run has committed events: the run rolls back what
+    it had not committed, says how many events the database holds and how to go on
+    (exit status 130, as for Ctrl-C), removes its temporary folder and leaves no worker
+    behind; the same command given again finishes the job."""
+    paths = [str(p) for p in write_events(tmp_path, EVENTS, seed=14)]
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    command = ["db", "--db", url, "rate", "--commit-every", COMMIT_EVERY, *paths]
+    assert uscf("db", "--db", url, "init").wait() == 0
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    process = uscf(*command, temp=temp)
+    moment = after_commits(1)
+    while not moment(process):
+        assert process.poll() is None, f"it ended first: {process.communicate()}"
+    workers = descendants(process.pid)
+    process.terminate()
+    _, err = process.communicate()
+    assert process.returncode == 130, err
+    committed = len(stored(url)[1])
+    assert 0 < committed < EVENTS
+    assert err.splitlines()[-1] == (
+        f"stopped: {committed} of {EVENTS} events rated and committed; the rest were rolled "
+        "back or not begun; the database holds whole events only; to go on, run the same "
+        "command again (events stored already as given are skipped)")
+    assert list(temp.iterdir()) == []  # removed by the run itself, not left to the next
+    deadline = time.monotonic() + 10
+    while any(map(running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if running(pid)], "a worker outlived the run"
+    again = uscf(*command, temp=temp)
+    out, err = again.communicate()
+    assert again.returncode == 0, err
+    assert out.count("unchanged ") == committed and len(stored(url)[1]) == EVENTS
+
+
 def hold_the_lock(url: str) -> subprocess.Popen[str]:
     """Another process holding the office's write lock until its stdin is closed."""
     code = ("import sys\n"

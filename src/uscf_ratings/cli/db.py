@@ -84,9 +84,22 @@ CREATING = ("init", "upgrade")
 
 class _OfficeGroup(click.Group):
     """Commands whose database errors (a server that cannot be reached, a file that is
-    not a database) end in a message that says so, never a traceback."""
+    not a database) end in a message that says so, never a traceback; stopped by Ctrl-C
+    or SIGTERM (`interrupts.terminated_as_interrupted`), they say that nothing was
+    changed (each is one transaction, rolled back: `rate` says itself what it
+    committed), with exit status 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from ..office.interrupts import terminated_as_interrupted
+
+        with terminated_as_interrupted():
+            try:
+                return self._invoke(ctx)
+            except KeyboardInterrupt:
+                click.echo("stopped: nothing was changed", err=True)
+                ctx.exit(130)
+
+    def _invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.ClickException:

@@ -1,10 +1,17 @@
-"""Ctrl-C held while a commit is counted: the user is told exactly what was stored.
+"""Ctrl-C held while a commit is counted, and SIGTERM taken as Ctrl-C: the user is told
+exactly what was stored, however the command is stopped.
 
 ``uscf db rate`` says, when Ctrl-C stops it, how many events were committed. It counts
 the events of each commit from the report that follows the commit. A KeyboardInterrupt
 that lands between the database's COMMIT and that count (Python raises it between any
 two steps) would leave events stored that the message does not count. `held` defers
 SIGINT over that stretch, and raises it once the count is made.
+
+``kill PID`` (SIGTERM, what a service manager or a batch system sends to stop a job)
+would otherwise end the command at once, with no message and its temporary folder left
+behind; `terminated_as_interrupted` makes it stop as Ctrl-C does: the open transaction
+rolled back, the worker processes stopped, the folder removed, and a line saying what the
+database holds.
 """
 
 from __future__ import annotations
@@ -15,30 +22,55 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
+#: the signals that stop a command, which `held` holds
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+
 
 @contextmanager
 def held() -> Iterator[None]:
-    """SIGINT received while the block runs takes effect at its end: the handler in
-    force before (Python's KeyboardInterrupt, by default) is called then, once. Where
-    the block ends with an error of its own, that error is raised and the signal only
-    noted as received, as the run ends anyway. Outside the main thread, or where
-    SIGINT is ignored, nothing is held (only the main thread may set handlers)."""
+    """SIGINT (Ctrl-C) and SIGTERM received while the block runs take effect at its end:
+    the handler in force before (Python's KeyboardInterrupt for SIGINT, by default) is
+    called then, once for each signal received. Where the block ends with an error of
+    its own, that error is raised and the signals only noted as received, as the run
+    ends anyway. Outside the main thread nothing is held (only the main thread may set
+    handlers), nor a signal that is ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous in (signal.SIG_IGN, None):
-        yield
-        return
+    previous = {signum: signal.getsignal(signum) for signum in STOPPING}
+    holding = [signum for signum, handler in previous.items()
+               if handler not in (signal.SIG_IGN, None)]
     received: list[int] = []
 
     def note(signum: int, _frame: FrameType | None) -> None:
         received.append(signum)
 
-    signal.signal(signal.SIGINT, note)
+    for signum in holding:
+        signal.signal(signum, note)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if received:
-        signal.raise_signal(signal.SIGINT)  # to the handler in force: as if it came now
+        for signum in holding:
+            signal.signal(signum, previous[signum])
+    for came in dict.fromkeys(received):
+        signal.raise_signal(came)  # to the handler in force: as if it came now
+
+
+@contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt while the block runs (in the main thread only),
+    so that the command stops as Ctrl-C stops it; the handler before is put back at its
+    end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def interrupt(_signum: int, _frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
