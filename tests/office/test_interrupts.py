@@ -46,3 +46,14 @@ def test_sigterm_is_a_keyboard_interrupt_while_the_command_runs() -> None:
         with terminated_as_interrupted():
             signal.raise_signal(signal.SIGTERM)
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_worker_forked_meanwhile_ends_at_once_on_sigterm() -> None:
+    """The command's readers and checks are forked while SIGTERM is taken as Ctrl-C; in
+    them it ends the process as by default (the kernel's signal when the command ends:
+    office/processes.py), rather than raising in the middle of a read."""
+    from uscf_ratings.office.prefetch import reader_pool
+
+    with terminated_as_interrupted(), reader_pool(1) as pool:
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # the command's
+        assert pool.submit(signal.getsignal, signal.SIGTERM).result() == signal.SIG_DFL

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -56,7 +57,13 @@ def start_reader(parent: int) -> None:
     priority than the rating loop it reads for. The loop is the run's critical path and
     the readers are ahead of it: on two cores, two readers and the loop took turns on
     them, and the loop finished later (about a tenth of ``uscf db rate`` of a year,
-    docs/performance.md). Where ``nice`` is missing, the priority stays."""
+    docs/performance.md). Where ``nice`` is missing, the priority stays.
+
+    SIGTERM, which the command takes as Ctrl-C to stop in order
+    (`interrupts.terminated_as_interrupted`, inherited by a fork), ends a reader at once,
+    as it would by default: the reader has nothing to put in order, and the signal is
+    how the kernel ends it when the command ends."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     end_with_parent(parent)
     if hasattr(os, "nice"):
         os.nice(READERS_NICENESS)
