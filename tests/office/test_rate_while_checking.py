@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 from tests.conftest import write_events
 
 from uscf_ratings.cli.main import cli
-from uscf_ratings.office import schema
+from uscf_ratings.office import ingest, schema
 from uscf_ratings.office.file_checks import POOL_FROM
 from uscf_ratings.office.office import Office
 
@@ -70,3 +71,23 @@ def test_a_late_batch_checked_on_every_core_stores_what_date_order_does(
             out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, batch)])
             assert out.exit_code == 0, out.output
     assert results(office_url) == results(in_order)
+
+
+def test_the_kernels_load_while_the_files_are_checked_in_other_processes(
+        office_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only where the checks run in a pool is there something to do meanwhile; a few
+    files are checked in this process, and the kernels load at the first section."""
+    loads: list[int] = []
+    monkeypatch.setattr(ingest, "load_kernels", lambda: loads.append(1))
+    assert CliRunner().invoke(cli, ["db", "--db", office_url, "init"]).exit_code == 0
+    (tmp_path / "few").mkdir()
+    (tmp_path / "many").mkdir()
+    few = year_files(tmp_path / "few", POOL_FROM - 1)
+    assert CliRunner().invoke(cli, ["db", "--db", office_url, "rate", *map(str, few)]
+                              ).exit_code == 0
+    assert loads == []
+    many = year_files(tmp_path / "many", POOL_FROM)
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate", "--replace",
+                                   *map(str, many)])
+    assert out.exit_code == 0, out.output
+    assert loads == [1]

@@ -23,7 +23,7 @@ from ..core.constants import DOCUMENTED, Constants
 from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
 from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
-from ..core.model import Rating, Section, System
+from ..core.model import Player, Rating, Result, Section, System
 from ..core.pipeline import (
     PROCEDURE_TYPES,
     LineupToRate,
@@ -183,6 +183,19 @@ def _rate_parallel(terms: Terms, before: Before, games: Games, prepared: Prepare
     """One group per task, on all cores."""
     for g in numba.prange(len(terms.start)):
         _group(g, terms, before, games, prepared, step3, step4, step5, final, c)
+
+
+def load() -> None:
+    """Load the compiled kernels that `rate_lineups` calls from Numba's cache now, by
+    rating a section of one game: the first call of a compiled function loads its code
+    (about 0.4 s, after the 0.5 s of importing this module), and a process that is about
+    to rate many sections can do that while it waits for something else
+    (`office.run.load_kernels`)."""
+    day = date(2025, 1, 4)
+    rated = {System.R: Rating(1500.0, 30)}
+    rate_outcomes(Section(1, day, day, (
+        Player(1, "", ratings=rated, results=(Result(1, "W", 2),)),
+        Player(2, "", ratings=rated, results=(Result(1, "L", 1),))), systems=(System.R,)))
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:

@@ -13,6 +13,8 @@ commits nothing until every file has been checked and passed. A file that fails 
 it all back, so nothing is stored; a file whose event comes before one already rated
 rolls it back too, and the events are then rated in rating order once every file is
 checked, as ``check_first`` always does.
+While the pool checks, this process loads the rating loop's compiled kernels
+(`run.load_kernels`), which the loop would otherwise load at its first section.
 
 `ingest` yields what a user is to be told, as it happens (`Report`): the checking
 begins (`CheckingFiles`), a file passed (`FileChecked`, with its warnings), the rating in
@@ -43,6 +45,7 @@ from .errors import OfficeError
 from .file_checks import FileChecks
 from .office import EventRated, EventTransaction, Office
 from .options import IngestOptions, RateOptions
+from .run import load_kernels
 from .spool import Spool, read_event
 
 __all__ = ["CheckingFiles", "Committed", "EventFailed", "FileChecked", "FilesRefused",
@@ -148,6 +151,8 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
             FileChecks(paths, spool, options.reading, while_rating=not options.check_first
                        ) as checks:
         files = _Files()
+        if checks.in_pool:  # other processes check the files: load the kernels meanwhile
+            load_kernels()
         if checks.in_pool and not options.check_first:
             yield CheckingFiles(len(paths), 0, rating=True)
             rated_all = yield from _rate_while_checking(office, checks, files, options.rating)
