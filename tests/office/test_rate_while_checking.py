@@ -91,3 +91,22 @@ def test_the_kernels_load_while_the_files_are_checked_in_other_processes(
                                    *map(str, many)])
     assert out.exit_code == 0, out.output
     assert loads == [1]
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate", "--check-first",
+                                   "--replace", *map(str, many)])
+    assert out.exit_code == 0, out.output
+    assert loads == [1, 1]  # --check-first: while the first pass checks every file
+
+
+def test_the_checking_is_announced_before_the_kernels_load(
+        office_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loading takes about a second: the user is told first that the files are
+    being checked."""
+    seen: list[str] = []
+    monkeypatch.setattr(ingest, "load_kernels", lambda: seen.append("load"))
+    assert CliRunner().invoke(cli, ["db", "--db", office_url, "init"]).exit_code == 0
+    office = Office(office_url)
+    for report in ingest.ingest(office, year_files(tmp_path, POOL_FROM)):
+        seen.append(type(report).__name__)
+    office.engine.dispose()
+    assert seen[:3] == ["CheckingFiles", "load", "FileChecked"]
+    assert seen.count("load") == 1 and seen[-1] == "Ingested"

@@ -151,15 +151,16 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
             FileChecks(paths, spool, options.reading, while_rating=not options.check_first
                        ) as checks:
         files = _Files()
-        if checks.in_pool:  # other processes check the files: load the kernels meanwhile
-            load_kernels()
         if checks.in_pool and not options.check_first:
             yield CheckingFiles(len(paths), 0, rating=True)
+            load_kernels()  # while other processes check the files
             rated_all = yield from _rate_while_checking(office, checks, files, options.rating)
             if rated_all:
                 yield files.ingested()
                 return
         yield CheckingFiles(len(paths), len(files.checked), rating=False)
+        if checks.in_pool:
+            load_kernels()  # while other processes check them (at most once a process)
         for result in checks.results:  # the rest, if files were rated while checking
             checked = files.take(result)
             if isinstance(checked, str):

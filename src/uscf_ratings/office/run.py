@@ -95,12 +95,14 @@ def _kernels() -> Callable[[Sequence[LineupToRate]], list[tuple[Outcome, ...]]]:
     return compiled
 
 
+@cache
 def load_kernels() -> None:
     """Import the procedure's kernels (`_kernels`) and load their compiled code
     (`batch.engine.load`) now rather than at the first section rated: about 0.9 s, which
     ``uscf db rate`` spends while its files are checked in other processes (a batch of
     late events waits for every file before its re-rate starts) instead of in the rating
-    loop, its critical path (docs/performance.md)."""
+    loop, its critical path (docs/performance.md). Once a process: a second call does
+    nothing."""
     if _kernels().__module__.endswith("batch.engine"):
         from ..batch.engine import load
         load()
