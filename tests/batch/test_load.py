@@ -15,7 +15,6 @@ pytest.importorskip("numba", reason="the compiled path needs the [fast] extra (n
 AFTER_LOAD = """
 import json
 from uscf_ratings.batch import engine
-from uscf_ratings.core.model import SectionType
 from uscf_ratings.synthetic import events, federation
 assert not engine._rate_serial.overloads  # a fresh process: nothing loaded yet
 engine.load()
