@@ -163,7 +163,7 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
     from alembic import command
     from sqlalchemy import inspect, text
 
-    from uscf_ratings.office.db import _alembic_config, head_revision, make_engine, writing
+    from uscf_ratings.office.db import SCHEMA_HEAD, _alembic_config, make_engine, writing
 
     engine = make_engine(office_url)
     with writing(engine) as c:
@@ -177,7 +177,7 @@ def test_upgrade_from_the_first_schema_keeps_the_results(office_url: str) -> Non
                        "'2026-01-03', '2026-01-03', 1234.5, '{}')"))
     engine.dispose()
     office = Office(office_url)
-    assert office.init() == head_revision()  # the latest
+    assert office.init() == SCHEMA_HEAD  # the latest
     with office.engine.connect() as c:
         assert c.execute(select(schema.ratings.c.post)).scalar_one() == 1234.5
         assert c.execute(select(schema.ratings.c.wins, schema.ratings.c.draws,
@@ -205,10 +205,10 @@ def test_the_schema_check_to_read_says_what_alembic_says(office_url: str) -> Non
     from sqlalchemy import text
 
     from uscf_ratings.office.db import (
+        SCHEMA_HEAD,
         DatabaseError,
         _alembic_config,
         check_schema_to_read,
-        head_revision,
         make_engine,
         writing,
     )
@@ -222,7 +222,7 @@ def test_the_schema_check_to_read_says_what_alembic_says(office_url: str) -> Non
         command.upgrade(_alembic_config(c), "0005")
     with engine.connect() as c:
         with pytest.raises(DatabaseError, match=f"at 0005, this program needs "
-                                                f"{head_revision()}: run `uscf db upg"):
+                                                f"{SCHEMA_HEAD}: run `uscf db upg"):
             check_schema_to_read(c)
     engine.dispose()
     office = Office(office_url)

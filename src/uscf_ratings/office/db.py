@@ -365,18 +365,13 @@ def current_revision(connection: Connection) -> str | None:
     return ",".join(sorted(found)) or None
 
 
-def head_revision() -> str:
-    """The revision this program needs (`SCHEMA_HEAD`)."""
-    return SCHEMA_HEAD
-
-
 def check_schema(connection: Connection) -> None:
     revision = current_revision(connection)
     if revision is None:
         raise DatabaseError("the database has no schema yet: run `uscf db init` first")
-    if revision != head_revision():
+    if revision != SCHEMA_HEAD:
         raise DatabaseError(f"the database schema is at {revision}, this program needs "
-                            f"{head_revision()}: run `uscf db upgrade`")
+                            f"{SCHEMA_HEAD}: run `uscf db upgrade`")
 
 
 def check_schema_to_read(connection: Connection) -> None:
@@ -391,5 +386,5 @@ def check_schema_to_read(connection: Connection) -> None:
     except DBAPIError:
         connection.rollback()
         revision = None
-    if revision != head_revision():
+    if revision != SCHEMA_HEAD:
         check_schema(connection)
