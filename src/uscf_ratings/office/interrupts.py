@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
 
@@ -34,24 +34,15 @@ def held() -> Iterator[None]:
     its own, that error is raised and the signals only noted as received, as the run
     ends anyway. Outside the main thread nothing is held (only the main thread may set
     handlers), nor a signal that is ignored."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {signum: signal.getsignal(signum) for signum in STOPPING}
-    holding = [signum for signum, handler in previous.items()
-               if handler not in (signal.SIG_IGN, None)]
     received: list[int] = []
 
     def note(signum: int, _frame: FrameType | None) -> None:
         received.append(signum)
 
-    for signum in holding:
-        signal.signal(signum, note)
-    try:
+    holding = [signum for signum in STOPPING
+               if signal.getsignal(signum) not in (signal.SIG_IGN, None)]
+    with _handled(holding, note):
         yield
-    finally:
-        for signum in holding:
-            signal.signal(signum, previous[signum])
     for came in dict.fromkeys(received):
         signal.raise_signal(came)  # to the handler in force: as if it came now
 
@@ -61,16 +52,28 @@ def terminated_as_interrupted() -> Iterator[None]:
     """SIGTERM raises KeyboardInterrupt while the block runs (in the main thread only),
     so that the command stops as Ctrl-C stops it; the handler before is put back at its
     end."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGTERM)
 
     def interrupt(_signum: int, _frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, interrupt)
+    with _handled((signal.SIGTERM,), interrupt):
+        yield
+
+
+@contextmanager
+def _handled(signums: Sequence[int], handler: Callable[[int, FrameType | None], None]
+             ) -> Iterator[None]:
+    """``handler`` for ``signums`` while the block runs, the handlers before put back at
+    its end; in the main thread only (elsewhere nothing is changed: only the main thread
+    may set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.getsignal(signum) for signum in signums}
+    for signum in signums:
+        signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, before in previous.items():
+            signal.signal(signum, before)
