@@ -58,6 +58,8 @@ def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_p
                                                                          ) -> None:
     """The check keeps the text it checked with the laid-out event in the spool: a file
     changed between the check and the rating changes nothing that is rated or stored."""
+    from uscf_ratings.core.settled import settled
+    from uscf_ratings.formats.event_json import event_to_json, parse_event
     from uscf_ratings.office.checked_file import check_files
     from uscf_ratings.office.spool import read_event
 
@@ -66,7 +68,10 @@ def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_p
     [checked] = check_files([path], tmp_path / "spooled.pickle")
     assert not isinstance(checked, str)
     path.write_text(text.replace('"results"', '"results" ', 1))
-    assert read_event(checked.spooled).source_text() == text
+    # the text checked, its defaults filled in (its ratings' dates: core/settled.py)
+    checked_event = settled(parse_event(text))
+    assert checked_event != parse_event(text)
+    assert read_event(checked.spooled).source_text() == json.dumps(event_to_json(checked_event))
 
 
 def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -133,9 +138,10 @@ def test_ctrl_c_just_after_a_commit_counts_the_events_it_committed(
 
 
 def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:
-    """An event JSON file is stored as its text (not written out again), sections that
-    take the event's dates included; the event, its players' histories and an import of
-    members (which looks for the members' first section) read it back."""
+    """An event JSON file is stored with its defaults filled in (its sections take the
+    event's dates); the event, its players' histories and an import of members (which
+    looks for the members' first section) read it back. A file that leaves nothing to
+    defaults is stored as its text (`test_a_file_without_defaults_is_stored_as_its_text`)."""
     from uscf_ratings.formats.member_records import MemberRecord
     from uscf_ratings.office import queries
 
@@ -154,7 +160,11 @@ def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:
     office = Office(url)
     with office.engine.connect() as c:
         source = c.execute(select(schema.events.c.source)).scalar_one()
-        assert source == f'{{"input": {text}, "pre_ratings": "database"}}'
+        # what the file left to defaults is stored filled in (core/settled.py): the
+        # ratings dated the section's start, the systems of G/60;d5 (R and Q)
+        stored = json.loads(source)["input"]["sections"][0]
+        assert stored["systems"] == ["R", "Q"]
+        assert [p["ratings"]["R"]["date"] for p in stored["players"]] == ["2026-03-04"] * 2
         shown = queries.event(c, "E7")
     assert shown is not None
     assert [(s["start_date"], s["end_date"]) for s in shown["sections"]] == \
@@ -165,6 +175,26 @@ def test_the_file_is_stored_as_submitted_and_read_back(tmp_path: Path) -> None:
     with office.engine.connect() as c:
         history = queries.player(c, "11")
     assert history is not None and len(history["history"]) == 2  # G/60;d5: R and Q
+
+
+def test_a_file_without_defaults_is_stored_as_its_text(tmp_path: Path) -> None:
+    """Nothing to fill in (systems and ratings' dates given): the text is stored as it
+    is, not written out again."""
+    doc = {"event": {"id": "E8", "name": "Club night", "start_date": "2026-03-04"},
+           "sections": [{"number": 1, "systems": ["R"], "players": [
+               {"pair": 1, "id": "11", "ratings": {"R": {"rating": 1500, "games": 30,
+                                                         "date": "2026-02-01"}},
+                "results": ["W2"]},
+               {"pair": 2, "id": "12", "results": ["L1"]}]}]}
+    path = tmp_path / "club.json"
+    text = json.dumps(doc, indent=1)
+    path.write_text(text)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    assert CliRunner().invoke(cli, ["db", "--db", url, "rate", str(path)]).exit_code == 0
+    with Office(url).engine.connect() as c:
+        source = c.execute(select(schema.events.c.source)).scalar_one()
+    assert source == f'{{"input": {text}, "pre_ratings": "database"}}'
 
 
 def dump(url: str) -> list[tuple[object, ...]]:

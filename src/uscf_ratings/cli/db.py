@@ -277,11 +277,16 @@ def _rerated(sections: int) -> str:
 @click.option("--assign-ids", is_flag=True,
               help="Give each player without a member id the id EVENT/SECTION/PAIR "
                    "(else such a file is refused).")
+@click.option("--different-event", is_flag=True,
+              help="Store events whose dates, players and games are those of an event "
+                   "stored under another id (or of another file given): they are other "
+                   "events (else such a file is refused, naming the stored event).")
 @file_options
 @click.pass_context
 def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings: str,
-         check_first: bool, commit_every: int, assign_ids: bool, from_format: str | None,
-         event_date: date | None, systems: tuple[System, ...] | None) -> None:
+         check_first: bool, commit_every: int, assign_ids: bool, different_event: bool,
+         from_format: str | None, event_date: date | None,
+         systems: tuple[System, ...] | None) -> None:
     """Store and rate events in order of their sections' dates, whole events to a
     transaction.
 
@@ -299,15 +304,19 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
     run the same command again: the events stored already as given are skipped.
 
     Refused: a file that cannot be read or rated (every such file is listed), two files
-    of one event, a player without a member id (unless --assign-ids), two players of one
-    id who played each other, a birth date after the section. One id under two names is
-    a warning.
+    of one event, a file whose dates, players and games are those of an event stored
+    under another id or of another file given (the same report as a DBF folder, a zip
+    and a SwissSys file; unless --different-event), a player without a member id
+    (unless --assign-ids), two players of one id who played each other, a birth date
+    after the section. One id under two names is a warning.
     """
     from ..office.ingest import ingest
     from ..office.options import IngestOptions, RateOptions
 
     options = IngestOptions(_read_options(from_format, event_date, systems, assign_ids),
-                            RateOptions(PreRatings(pre_ratings), replace, commit_every),
+                            RateOptions(PreRatings(pre_ratings), replace,
+                                        commit_every=commit_every,
+                                        different_event=different_event),
                             check_first)
     office = _office(ctx)
     shown = _Progress(office, len(files))
@@ -432,20 +441,25 @@ class _Progress:
 @click.option("--assign-ids", is_flag=True,
               help="As for uscf db rate: give each player without a member id the id "
                    "EVENT/SECTION/PAIR (else such a file is refused).")
+@click.option("--different-event", is_flag=True,
+              help="As for uscf db rate: store FILE though its dates, players and games "
+                   "are those of another stored event.")
 @file_options
 @click.pass_context
 def correct(ctx: click.Context, event_id: str, file: Path, force_id: bool, assign_ids: bool,
-            from_format: str | None, event_date: date | None,
+            different_event: bool, from_format: str | None, event_date: date | None,
             systems: tuple[System, ...] | None) -> None:
     """Replace a rated event by a corrected FILE and re-rate what follows.
 
     Refused if FILE is of another event (its event id differs from EVENT_ID) unless
-    --force-id, and for every reason `uscf db rate` refuses a file."""
+    --force-id, if its dates, players and games are those of another stored event
+    unless --different-event, and for every reason `uscf db rate` refuses a file."""
     from ..office.checked_file import named
 
     event = _read_one(file, _read_options(from_format, event_date, systems, assign_ids))
     try:
-        corrected = _office(ctx).correct(event_id, event, force_id=force_id)
+        corrected = _office(ctx).correct(event_id, event, force_id=force_id,
+                                         different_event=different_event)
     except FAILURES as error:
         raise click.ClickException(named(file, error)) from None
     click.echo(f"corrected {event_id}: its {len(corrected.results)} section(s) re-rated"

@@ -14,6 +14,7 @@ from ..core.model import Event, System
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from ..core.rules import NoRuleSet
+from ..core.settled import settled
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, section_label
 from ..formats.common import parse_systems
@@ -77,6 +78,7 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
             raise click.ClickException(str(error)) from None
         if url is not None:
             event = _filled(event, url)
+        event = settled(event)  # rated as the office would store it (core/settled.py)
         warn_assumed_games(name, event)
         rated.append((event, _rate_sections(name, event)))
     if as_json or fmt == "json":

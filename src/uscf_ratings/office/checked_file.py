@@ -15,7 +15,7 @@ rate` imports it for `lacking_games` alone.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -64,6 +64,8 @@ class CheckedFile:
     #: where the event waits: laid out, without its model, with the event JSON text the
     #: office stores (the file's own text if it is event JSON, else the text checked)
     spooled: SpoolEntry
+    #: its content's fingerprint (office/fingerprint.py): one report in two files
+    fingerprint: str = ""
 
     @property
     def event_id(self) -> str:
@@ -129,10 +131,13 @@ def check_file(path: Path, spool: BinaryIO, spool_path: Path,
         event, text, notes = read_checked(path, options)
     except CHECK_FAILURES as error:
         return named(path, error)
-    taken = submission(event, text if text is not None else json.dumps(event_to_json(event)))
+    taken = submission(event, text)  # its defaults filled: the text kept if none was
+    if taken.source is None:
+        taken = replace(taken, source=json.dumps(event_to_json(taken.model)))
+    taken = replace(taken, fingerprint=taken.content_fingerprint())  # made here, in parallel
     spooled = write_event(spool, spool_path, taken)
     return CheckedFile(path, taken.first_key, taken.rated_games, lacking_games(event), notes,
-                       spooled)
+                       spooled, taken.content_fingerprint())
 
 
 def check_files(paths: list[Path], spool_path: Path,

@@ -48,3 +48,23 @@ class DatabaseFailure(DatabaseError):
     def __init__(self, what: str, advice: str):
         self.what, self.advice = what, advice
         super().__init__(f"{what}: nothing was changed; {advice}")
+
+
+#: what a user says to store an event whose content another event holds: the CLI's
+#: option and the web API's query parameter
+DIFFERENT_EVENT_OPTION = "--different-event"
+DIFFERENT_EVENT_PARAMETER = "different_event=true"
+
+
+class DuplicateEvent(OfficeError):
+    """An event whose content (dates, players, games: office/fingerprint.py) is stored
+    already under another id, ``stored``; nothing was stored."""
+
+    def __init__(self, event_id: str, stored: str):
+        self.event_id, self.stored = event_id, stored
+        super().__init__(
+            f"event {event_id} holds the same games as event {stored}, which is stored "
+            f"(the same dates, players and results, round by round): a report is rated "
+            f"once. If it is another event, give {DIFFERENT_EVENT_OPTION} (in the web API, "
+            f"{DIFFERENT_EVENT_PARAMETER}); to replace {stored} by this file, use "
+            f"`uscf db correct {stored} FILE`")

@@ -71,6 +71,7 @@ class FileChecks:
         self._seen = 0  #: tasks `all_passed` has looked at
         self._last: SectionKey | None = None  #: the last key `all_passed` saw
         self._events: set[str] = set()  #: the event ids `all_passed` saw
+        self._contents: set[str] = set()  #: the fingerprints `all_passed` saw
         self._passed = True  #: every file `all_passed` saw passed, in rating order
         self.results: Iterator[CheckedFile | str] = self._results()
 
@@ -120,8 +121,9 @@ class FileChecks:
 
     def all_passed(self) -> bool:
         """Whether every file has been checked and passed, in rating order, one file an
-        event; it looks only at the tasks done, in order, and waits for none. False
-        without a pool, where the checks run only as their results are taken."""
+        event (an event id, a content: office/fingerprint.py); it looks only at the
+        tasks done, in order, and waits for none. False without a pool, where the checks
+        run only as their results are taken."""
         running = self._running
         while self._passed and self._seen < len(running) and running[self._seen].done():
             task = running[self._seen]
@@ -130,10 +132,12 @@ class FileChecks:
                 break
             for item in task.result():
                 if isinstance(item, str) or (self._last is not None and item.key < self._last) \
-                        or item.event_id in self._events:  # a second file of one event
+                        or item.event_id in self._events \
+                        or item.fingerprint in self._contents:  # one event in two files
                     self._passed = False
                     break
                 self._last = item.key
                 self._events.add(item.event_id)
+                self._contents.add(item.fingerprint)
             self._seen += 1
         return self._passed and bool(running) and self._seen == len(running)

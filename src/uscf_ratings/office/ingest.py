@@ -41,9 +41,9 @@ from ..formats.errors import ParseError
 from . import interrupts
 from .checked_file import CheckedFile, Lacking, named
 from .collector import fewer_collections
-from .errors import OfficeError
+from .errors import DIFFERENT_EVENT_OPTION, DuplicateEvent, OfficeError
 from .file_checks import FileChecks
-from .office import EventRated, EventTransaction, Office
+from .office import EventRated, EventTransaction, Office, stored_with_content
 from .options import IngestOptions, RateOptions
 from .run import load_kernels
 from .spool import Spool, read_event
@@ -120,8 +120,9 @@ class IngestError(OfficeError):
 
 
 class FilesRefused(IngestError):
-    """Files that failed their checks, or hold an event another file holds too: the
-    message names each and says why. Nothing was stored."""
+    """Files that failed their checks, or hold an event another file holds too, or one
+    stored under another id (office/fingerprint.py): the message names each and says
+    why. Nothing was stored."""
 
     def __init__(self, problems: Sequence[str]):
         self.problems = tuple(problems)
@@ -150,7 +151,7 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
     with fewer_collections(), Spool() as spool, \
             FileChecks(paths, spool, options.reading, while_rating=not options.check_first
                        ) as checks:
-        files = _Files()
+        files = _Files(office, options.rating.different_event)
         if checks.in_pool and not options.check_first:
             yield CheckingFiles(len(paths), 0, rating=True)
             load_kernels()  # while other processes check the files
@@ -238,9 +239,12 @@ def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
 class _Files:
     """The files checked so far, in the order they were given, and what was committed."""
 
-    def __init__(self) -> None:
+    def __init__(self, office: Office | None = None, different_event: bool = False) -> None:
+        self.office = office
+        self.different_event = different_event  #: same content, other events: let be
         self.checked: list[CheckedFile] = []
         self.file_of: dict[str, Path] = {}  #: the file of each event id
+        self.content_of: dict[str, Path] = {}  #: the file of each content (fingerprint)
         self.committed = 0  #: events committed
         self.unchanged = 0  #: events stored already as given, left as they were
         self.games = 0  #: the rated games of the events committed
@@ -257,9 +261,35 @@ class _Files:
             return (f"{result.path}: event {result.event_id} is also in {other}: a batch "
                     f"holds each event once (rate the other file on its own, with --replace "
                     f"to correct it)")
+        duplicate = self.duplicate(result)
+        if duplicate is not None:
+            return duplicate
         self.file_of[result.event_id] = result.path
+        self.content_of[result.fingerprint] = result.path
         self.checked.append(result)
         return result
+
+    def duplicate(self, result: CheckedFile) -> str | None:
+        """Why ``result`` is refused as an event another file of the batch holds, or
+        one stored under another id (office/fingerprint.py); None if it is not, or the
+        user said the files are other events. Asked as each file is taken, so that
+        such a file is refused with the others, before anything is stored; the office
+        asks again as it stores the event, in its transaction."""
+        if self.different_event or not result.fingerprint:
+            return None
+        other = self.content_of.get(result.fingerprint)
+        if other is not None:
+            return (f"{result.path}: event {result.event_id} holds the same games as "
+                    f"{other} (the same dates, players and results, round by round): a "
+                    f"report is rated once; if they are other events, give "
+                    f"{DIFFERENT_EVENT_OPTION}")
+        if self.office is None:
+            return None
+        with self.office.engine.connect() as c:
+            stored = stored_with_content(c, result.fingerprint, result.event_id)
+        if stored is None:
+            return None
+        return named(result.path, DuplicateEvent(result.event_id, stored))
 
     def out_of_order(self) -> bool:
         """Whether the last file checked comes before the one before it in rating

@@ -35,7 +35,7 @@ from .admission import (
 from .collector import fewer_collections
 from .db import Driver, WriterWait, check_schema, make_engine, upgrade, writing
 from .defaults import COMMIT_EVERY, PreRatings
-from .errors import AdmissionError, DatabaseError, OfficeError
+from .errors import AdmissionError, DatabaseError, DuplicateEvent, OfficeError
 from .explain import explain_event
 from .history import HistoryImported, import_notes, replace_history
 from .options import RateOptions
@@ -60,7 +60,7 @@ from .store import (
 )
 from .submission import Submission, event_of_source, submission
 
-__all__ = ["COMMIT_EVERY", "AdmissionError", "Corrected", "EventRated", "EventTransaction",
+__all__ = ["COMMIT_EVERY", "AdmissionError", "Corrected", "DuplicateEvent", "EventRated", "EventTransaction",
            "HistoryImported", "Office", "OfficeError", "PreRatings", "RateOptions", "count_rows",
            "fill_from_database", "section_key"]
 
@@ -175,11 +175,12 @@ class Office:
 
     # --- events ----------------------------------------------------------------
 
-    def rate(self, event: Event, pre_ratings: PreRatings = PreRatings.DATABASE
-             ) -> list[SectionResult]:
+    def rate(self, event: Event, pre_ratings: PreRatings = PreRatings.DATABASE,
+             different_event: bool = False) -> list[SectionResult]:
         """Store and rate an event; re-rate every later section. Refused if the event id
-        is already rated (use `correct`). Returns the event's sections with their
-        explanations."""
+        is already rated (use `correct`), or if its content is stored under another id
+        (`DuplicateEvent`) unless ``different_event``. Returns the event's sections with
+        their explanations."""
         for section in event.sections:
             check_section(section)
         _admit(event)
@@ -189,7 +190,7 @@ class Office:
             if _corrections(c, event.id) is not None:
                 raise OfficeError(f"event {event.id} is already rated; to replace it, use "
                                   f"`uscf db correct {event.id} FILE`")
-            _store_event(c, taken, pre_ratings, corrections=0)
+            _store_event(c, taken, pre_ratings, 0, different_event)
             run = RatingRun(c)
             run.add_event(taken, pre_ratings)
             run.rate_from(taken.first_key)
@@ -244,10 +245,12 @@ class Office:
             return set(c.execute(select(t.members.c.id).where(t.members.c.id.in_(wanted)))
                        .scalars())
 
-    def correct(self, event_id: str, event: Event, force_id: bool = False) -> Corrected:
+    def correct(self, event_id: str, event: Event, force_id: bool = False,
+                different_event: bool = False) -> Corrected:
         """Replace a rated event by a corrected one and re-rate what follows. Refused if
         the corrected event names another event id, unless ``force_id`` says to store it
-        as ``event_id`` all the same (a file whose id was mistyped)."""
+        as ``event_id`` all the same (a file whose id was mistyped); and if its content
+        is that of another stored event (`DuplicateEvent`), unless ``different_event``."""
         if event.id != event_id:
             if not force_id:
                 raise OfficeError(
@@ -267,7 +270,7 @@ class Office:
             old_first = _first_key_of_event(c, event_id)
             corrections = old[1]
             _remove_event(c, event_id)
-            _store_event(c, taken, old[0], corrections + 1)
+            _store_event(c, taken, old[0], corrections + 1, different_event)
             new_first = taken.first_key
             run = RatingRun(c)
             run.add_event(taken, old[0])
@@ -530,7 +533,7 @@ class EventTransaction:
             _remove_event(c, event.id)
             first = min(k for k in (old_first, first) if k is not None)
             corrections = old + 1
-        _store_event(c, event, options.pre_ratings, corrections)
+        _store_event(c, event, options.pre_ratings, corrections, options.different_event)
         report = EventRated(event.id, event.name, corrections > 0, 0, 0, 0, event.rated_games)
         driver = self._driver
         assert driver is not None  # `rate_checked` began the transaction
@@ -660,17 +663,41 @@ def _event_source_meta(c: Connection, event_id: str) -> tuple[PreRatings, int] |
 
 
 def _store_event(c: Connection, event: Submission, pre_ratings: PreRatings,
-                 corrections: int) -> None:
+                 corrections: int, different_event: bool = False) -> None:
+    """Store the event's rows (not its ratings), in the caller's transaction; refused,
+    with nothing written, if its content is stored under another id and the user did
+    not say it is a different event (`refuse_duplicate`)."""
+    content = event.content_fingerprint()
+    if not different_event:
+        refuse_duplicate(c, event.id, content)
     # the event JSON goes in as it is: written out again, it would cost as much as reading
     source = f'{{"input": {event.source_text()}, "pre_ratings": {json.dumps(pre_ratings)}}}'
     insert_rows(c, t.events, [{
         "id": event.id, "name": event.name, "start_date": event.start_date,
         "end_date": event.end_date, "source": source, "submitted_at": now(),
-        "corrections": corrections, "city": event.city, "state": event.state}])
+        "corrections": corrections, "city": event.city, "state": event.state,
+        "fingerprint": content}])
     insert_rows(c, t.sections, [
         {"event_id": event.id, "number": s.number, "name": s.name, "start_date": s.start_date,
          "end_date": s.end_date, "systems": ",".join(x.value for x in s.systems),
          "rule_set": s.rule_set} for s in event.sections])
+
+
+def stored_with_content(c: Connection, content: str, other_than: str = "") -> str | None:
+    """The id of a stored event whose content's fingerprint is ``content``, other than
+    ``other_than`` (the first in id order); None if there is none."""
+    found = Driver(c).execute(
+        "SELECT id FROM events WHERE fingerprint = ? AND id <> ? ORDER BY id LIMIT 1",
+        (content, other_than)).fetchone()
+    return None if found is None else str(found[0])
+
+
+def refuse_duplicate(c: Connection, event_id: str, content: str) -> None:
+    """Raise `DuplicateEvent` if an event other than ``event_id`` is stored with the
+    content ``content`` (office/fingerprint.py): one report is rated once."""
+    stored = stored_with_content(c, content, event_id)
+    if stored is not None:
+        raise DuplicateEvent(event_id, stored)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:

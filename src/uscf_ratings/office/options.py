@@ -49,6 +49,9 @@ class RateOptions:
     #: commit whole events once those since the last commit hold this many games (0:
     #: each event in its own transaction); see `defaults.COMMIT_EVERY`
     commit_every: int = COMMIT_EVERY
+    #: store an event whose content (dates, players, games: office/fingerprint.py) is
+    #: stored under another id: the user says it is another event (else it is refused)
+    different_event: bool = False
 
     def __post_init__(self) -> None:
         if self.commit_every < 0:

@@ -105,7 +105,12 @@ events = Table(
     #: file gives none, and in rows stored before 0004
     Column("city", Text),
     Column("state", Text),
+    #: its content's fingerprint (office/fingerprint.py), to refuse the same report
+    #: stored twice under two ids (0008); NULL only where the stored source cannot be
+    #: read back
+    Column("fingerprint", String(64)),
     Index("events_state", "state"),
+    Index("events_fingerprint", "fingerprint"),
     Index("events_latest", "end_date", "id"),  #: the events list, the latest first
 )
 

@@ -21,8 +21,10 @@ from ..core.layout import FileRatings, Lineup, lineup
 from ..core.model import Event, EventDetails, System
 from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
 from ..core.rules import rules_for
+from ..core.settled import settled
 from ..formats.event_json import event_from_dict, event_to_json
 from .defaults import PreRatings
+from .fingerprint import fingerprint
 from .store import SectionKey, event_source, section_key
 
 
@@ -61,6 +63,9 @@ class Submission:
     #: the events table's ``city`` and ``state`` (`place_columns`); the source has them too
     city: str | None = None
     state: str | None = None
+    #: its content's fingerprint (office/fingerprint.py); None: made from the model when
+    #: the office stores it (the checks' processes make it beside the lineups)
+    fingerprint: str | None = None
 
     @property
     def first_key(self) -> SectionKey:
@@ -88,6 +93,10 @@ class Submission:
             return self.source
         return json.dumps(event_to_json(self.model))
 
+    def content_fingerprint(self) -> str:
+        """`fingerprint`, made from the model where it was not given."""
+        return self.fingerprint if self.fingerprint is not None else fingerprint(self.model)
+
     def without_model(self) -> Submission:
         """This submission as a worker sends it (with its source, unless the caller
         attaches the file's text later)."""
@@ -95,8 +104,13 @@ class Submission:
 
 
 def submission(event: Event, source: str | None = None) -> Submission:
-    """The event as the office takes it; ``source`` is its event JSON text if at hand.
-    Its Swiss and round-robin sections are laid out (their lineups)."""
+    """The event as the office takes it, every default filled in (`core.settled`): what
+    it rates is what it stores. ``source`` is its event JSON text if at hand, used only
+    where nothing was filled (else the settled model is written out). Its Swiss and
+    round-robin sections are laid out (their lineups)."""
+    filled = settled(event)
+    if filled is not event:
+        event, source = filled, None
     entries = []
     for s in event.sections:
         rules = rules_for(s.start_date)

@@ -7,18 +7,21 @@ from typing import Any
 from ..core.model import Event
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
+from ..core.settled import settled
 from ..formats.result_json import event_to_dict
 from .problems import RATING_FAILURES, from_rating_error
 
 
 def rate_event(event: Event) -> list[SectionResult]:
-    """Every section of ``event`` rated by the rules of its date (nothing is stored)."""
+    """Every section of ``event`` rated by the rules of its date (nothing is stored),
+    its defaults filled in as `uscf rate` and the office fill them (core/settled.py)."""
     try:
-        return [rate_section(s) for s in event.sections]
+        return [rate_section(s) for s in settled(event).sections]
     except RATING_FAILURES as error:
         raise from_rating_error(error, event.id) from None
 
 
 def rate_document(event: Event) -> dict[str, Any]:
     """The JSON of ``uscf rate --json`` for this one event."""
+    event = settled(event)
     return {"events": [event_to_dict(event, rate_event(event))]}

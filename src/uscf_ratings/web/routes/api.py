@@ -18,6 +18,7 @@ from ...core.model import Event, System
 from ...core.results import SectionResult
 from ...formats.result_json import event_to_dict
 from ...office.db import DatabaseError
+from ...office.defaults import PreRatings
 from ...office.office import Office, OfficeError
 from .. import reads
 from ..auth import Writer
@@ -116,14 +117,19 @@ def _stored(event: Event, results: list[SectionResult]) -> dict[str, Any]:
 
 @router.post("/events", summary="Submit an event to the office (needs a token)",
              status_code=201, responses={201: RATED, 401: {"description": "No valid token."},
-                                         409: {"description": "The event is already rated."},
+                                         409: {"description": "The event is already rated, or "
+                                                "its games under another id."},
                                          **REFUSALS}, openapi_extra=EVENT_BODY)
-async def submit(request: Request, token: Writer) -> JSONResponse:
+async def submit(request: Request, token: Writer, different_event: bool = False
+                 ) -> JSONResponse:
     """Store and rate the event, and re-rate every later section (`uscf db rate FILE`).
-    An event already in the office is refused with 409: correct it with PUT."""
+    An event already in the office is refused with 409: correct it with PUT. So is an
+    event whose dates, players and games are those of an event stored under another id,
+    naming it, unless ``different_event=true`` says it is another event."""
     event = await _event(request)
     try:
-        results = await run_in_threadpool(office(request).rate, event)
+        results = await run_in_threadpool(office(request).rate, event, PreRatings.DATABASE,
+                                          different_event)
     except (OfficeError, DatabaseError) as error:
         raise from_office_error(error) from None
     except RATING_FAILURES as error:
@@ -137,7 +143,7 @@ async def submit(request: Request, token: Writer) -> JSONResponse:
                        404: {"description": "No such event."}, **REFUSALS},
             openapi_extra=EVENT_BODY)
 async def correct(event_id: str, request: Request, token: Writer,
-                  force_id: bool = False) -> dict[str, Any]:
+                  force_id: bool = False, different_event: bool = False) -> dict[str, Any]:
     """Replace the event by the corrected one in the body and re-rate what follows
     (`uscf db correct EVENT_ID FILE`). A body whose event id differs from the path's is
     refused (422) unless ``force_id=true`` says to store it under the path's id."""
@@ -146,7 +152,8 @@ async def correct(event_id: str, request: Request, token: Writer,
     if not await run_in_threadpool(_exists, the_office, event_id):
         raise Problem(404, f"event {event_id} is not in the database; submit it with POST /api/events")
     try:
-        corrected = await run_in_threadpool(the_office.correct, event_id, event, force_id)
+        corrected = await run_in_threadpool(the_office.correct, event_id, event, force_id,
+                                            different_event)
     except (OfficeError, DatabaseError) as error:
         raise from_office_error(error) from None
     except RATING_FAILURES as error:
