@@ -106,3 +106,26 @@ def test_round_robin_may_list_games_in_any_round_order() -> None:
     event = parse_event(json.dumps(data))
     result = rate_section(event.sections[0])
     assert result.player(3).ratings[System.R].m == 2
+
+
+def test_a_round_without_a_result_keeps_the_later_games_in_their_rounds() -> None:
+    """Event JSON's n-th cell is round n. A reader may leave a round without a result
+    out (WinTD's game -1, a PGN player absent from a round); written as event JSON (the
+    office's stored source, ``uscf convert``), that round is U and the later games are
+    read back in their own rounds, mirrored. Before, pair 1's round 3 game came back in
+    round 2, where its opponent had drawn pair 2: a stored event the office could not
+    rate again."""
+    from uscf_ratings.core.model import Event, Player, Result, Section
+    from uscf_ratings.formats.event_json import event_to_json
+
+    day = date(2026, 3, 7)
+    players = (Player(1, "1", results=(Result(1, "W", 2), Result(3, "W", 3))),
+               Player(2, "2", results=(Result(1, "L", 1), Result(2, "D", 3))),
+               Player(3, "3", results=(Result(2, "D", 2), Result(3, "L", 1))))
+    event = Event("gap", day, day, (Section(1, day, day, players, time_control="G/60"),))
+    back = parse_event(json.dumps(event_to_json(event)))
+    [section] = back.sections
+    assert [r for p in section.players for r in p.results if r.code != "U"] == [
+        r for p in players for r in p.results]
+    assert [r.code for r in section.players[0].results] == ["W", "U", "W"]
+    rate_section(section)  # mirrored: no SectionError

@@ -269,8 +269,14 @@ def event_to_json(event: Event) -> dict[str, Any]:
         results = p.results
         if any(a.round > b.round for a, b in pairwise(results)):
             results = tuple(sorted(results, key=lambda r: r.round))
-        out["results"] = [r.code if r.opponent is None else f"{r.code}{r.opponent}"
-                          for r in results]
+        # The n-th cell is round n (`parse_cell`): a round without a result (a reader
+        # that leaves an unpaired round out, as WinTD and PGN do) is written U, or every
+        # later result would be read back a round early, unmirrored.
+        cells: list[str] = []
+        for r in results:
+            cells.extend("U" * (r.round - len(cells) - 1))
+            cells.append(r.code if r.opponent is None else f"{r.code}{r.opponent}")
+        out["results"] = cells
         return out
 
     def section(s: Section) -> dict[str, Any]:
