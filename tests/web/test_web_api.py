@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 from click.testing import CliRunner
+from sqlalchemy import select
 
 from uscf_ratings.cli.main import cli
+from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.tokens import revoke_token
 from tests.web.conftest import SAMPLE, SAMPLE_ID, sample_text
@@ -209,6 +211,42 @@ def test_submit_refuses_an_invalid_event_and_stores_nothing(client: Any, token: 
     assert answer.status_code == 422
     assert "round 1" in answer.json()["detail"]
     assert client.get("/api/events/202610010001").status_code == 404
+
+
+def whole_database(office_url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, as stored."""
+    office = Office(office_url)
+    try:
+        with office.engine.connect() as c:
+            return {table.name: sorted(map(tuple, c.execute(select(table))), key=repr)
+                    for table in schema.metadata.sorted_tables}
+    finally:
+        office.engine.dispose()
+
+
+def test_submit_refuses_the_games_of_a_stored_event_under_another_id(
+        client: Any, token: str, office_url: str) -> None:
+    """The sample, stored as SAMPLE_ID (tests/web/conftest.py, make_office), sent again
+    under another id (the same report from another program, issue 37 "One event,
+    once"): 409 naming the stored event and the way to store it all the same, every
+    table unchanged. With different_event=true it is stored: a second event."""
+    resent = sample()
+    resent["event"]["id"] = "202608010099"
+    before = whole_database(office_url)
+    answer = client.post("/api/events", json=resent, headers=auth(token))
+    assert answer.status_code == 409, answer.text
+    detail = answer.json()["detail"]
+    assert f"event 202608010099 holds the same games as event {SAMPLE_ID}" in detail
+    assert "different_event=true" in detail
+    assert whole_database(office_url) == before
+    assert client.get("/api/events/202608010099").status_code == 404
+    forced = client.post("/api/events", params={"different_event": "true"}, json=resent,
+                         headers=auth(token))
+    assert forced.status_code == 201, forced.text
+    assert client.get("/api/events/202608010099").status_code == 200
+    after = whole_database(office_url)
+    assert len(after["events"]) == len(before["events"]) + 1
+    assert len(after["ratings"]) > len(before["ratings"])  # its games rated again
 
 
 def test_correct_re_rates_and_404s_an_unknown_event(client: Any, token: str) -> None:
