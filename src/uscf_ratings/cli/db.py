@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..core.formulas import round_half_up
 from ..core.model import Event, System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
@@ -553,8 +554,9 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
     click.echo(f"{found['name'] or '(name not known)'} ({found['id']})")
     for system, r in found["ratings"].items():
         floor = f", floor {r['floor']:g}" if r["floor"] else ""
-        peak = f", peak {r['peak']:.2f}" if r["peak"] else ""
-        click.echo(f"  {system}: {r['display']} ({r['rating']:.2f}){floor}{peak}")
+        peak = f", peak {round_half_up(r['peak'], 2):.2f}" if r["peak"] else ""
+        rating = round_half_up(r["rating"], 2)  # the stored float, rounded once
+        click.echo(f"  {system}: {r['display']} ({rating:.2f}){floor}{peak}")
     click.echo("history:" if found["history"] else "history: no section in this pool")
     for h in found["history"]:
         pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"
