@@ -16,7 +16,7 @@ from ..core.results import SectionResult
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, section_label
-from ..formats.common import parse_systems
+from ..formats.common import parse_systems, require_systems
 from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
@@ -72,7 +72,8 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
     chosen, day = _systems_option(systems), _date_option(event_date)
     for name in files:
         try:
-            event = read_any(name, from_format, event_date=day, systems=chosen)
+            event = require_systems(read_any(name, from_format, event_date=day,
+                                             systems=chosen), name)
         except ParseError as error:
             raise click.ClickException(str(error)) from None
         if url is not None:
