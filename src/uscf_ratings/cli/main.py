@@ -135,14 +135,21 @@ def _date_option(text: str | None) -> date | None:
 
 
 def _filled(event: Event, url: str) -> Event:
-    from ..office.db import check_schema
+    """The event's pre-event ratings, N and history from the database of ``url``, which
+    must exist (a SQLite file is not created): its errors are one line (`database_errors`)."""
+    from ..office.db import check_schema, check_url
     from ..office.office import Office, fill_from_database
+    from .db import database_errors
 
-    office = Office(url)
-    with office.engine.connect() as connection:
-        check_schema(connection)
-        sections = tuple(fill_from_database(connection, s) for s in event.sections)
-    office.engine.dispose()
+    with database_errors(url):
+        check_url(url, must_exist=True)
+        office = Office(url)
+        try:
+            with office.engine.connect() as connection:
+                check_schema(connection)
+                sections = tuple(fill_from_database(connection, s) for s in event.sections)
+        finally:
+            office.engine.dispose()
     return replace(event, sections=sections)
 
 
