@@ -80,3 +80,22 @@ def test_every_rating_the_api_shows_is_rounded_once(ratings: list[float]) -> Non
             listed = {e["id"]: e["rating"] for e in
                       client.get("/api/list?as_of=2100-01-01&system=R").json()}
             assert listed == {f"1000{i:04d}": once(v) for i, v in enumerate(ratings)}
+
+
+def test_uscf_db_event_shows_a_pre_rating_of_a_half_rounded_up(tmp_path: Path) -> None:
+    """1642.5 is 1643 half up (2025 text, section 7: "conventional rounding"); Python's
+    round() gives 1642 (half to even)."""
+    from click.testing import CliRunner
+
+    from uscf_ratings.cli.main import cli
+
+    url = office_with(tmp_path, [1642.5, 1500.0])
+    event = tmp_path / "e.json"
+    event.write_text(
+        '{"event": {"id": "half", "start_date": "2026-09-01"}, "sections": [{"number": 1, '
+        '"time_control": "G/90;d5", "players": ['
+        '{"pair": 1, "id": "10000000", "name": "Member 0", "results": ["D2"]}, '
+        '{"pair": 2, "id": "10000001", "name": "Member 1", "results": ["D1"]}]}]}')
+    assert CliRunner().invoke(cli, ["db", "--db", url, "rate", str(event)]).exit_code == 0
+    shown = CliRunner().invoke(cli, ["db", "--db", url, "event", "half"]).output
+    assert "R: 1643 -> " in shown and "R: 1642 -> " not in shown, shown

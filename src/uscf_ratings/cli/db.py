@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.formulas import round_half_up
+from ..core.formulas import round_half_up, rounded_rating
 from ..core.model import Event, System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
@@ -613,7 +613,7 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
         click.echo(f"\nSection {s['number']} {s['name']} ({'/'.join(s['systems'])})")
         for p in s["players"]:
             changes = "  ".join(
-                f"{system}: {'unr.' if r['pre'] is None else round(r['pre'])} -> {r['post_rounded']}"
+                f"{system}: {'unr.' if r['pre'] is None else rounded_rating(r['pre'])} -> {r['post_rounded']}"
                 f" [{r['formula']}{_k(r)}]"
                 for system, r in p["ratings"].items())
             click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}")
