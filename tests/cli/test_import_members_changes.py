@@ -41,7 +41,7 @@ def test_a_shorter_name_is_said_with_the_old_and_the_new(tmp_path: Path) -> None
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
     first.write_text("id,name,birth_date,state,R_rating,R_games\n"
                      "30000006,Fatima Noor,1990-05-04,OH,1650,30\n"
-                     "30000007,Gus Park,,CA,1300,6\n")
+                     "30000007,Gus Park,,CA,1300.25,6\n")
     second.write_text("id,name,birth_date,state,R_rating,R_games\n"
                       "30000006,Fatima N.,,OH,1650,30\n"
                       "30000007,Gus Park,,NY,1320,10\n")
@@ -50,7 +50,7 @@ def test_a_shorter_name_is_said_with_the_old_and_the_new(tmp_path: Path) -> None
     assert run("db", "--db", url, "import-members", str(second)) == (0, (
         "changed member 30000006: name 'Fatima Noor' -> 'Fatima N.'\n"
         "changed member 30000007: state 'CA' -> 'NY'\n"
-        "changed member 30000007: imported R rating 1300 (N 6) -> 1320 (N 10)\n"
+        "changed member 30000007: imported R rating 1300.25 (N 6) -> 1320 (N 10)\n"
         "imported 2 members; nothing to re-rate\n"))
     fatima = stored(url, "30000006")
     # the name as the list gives it, said; the birth date the list leaves empty, kept

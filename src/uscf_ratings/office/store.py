@@ -138,7 +138,7 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
     stored = connection.execute(select(t.members).where(t.members.c.id == record.id)).first()
     changes: list[str] = []
     if stored is None:
-        connection.execute(insert(t.members).values(id=record.id, **values))
+        connection.execute(insert(t.members).values(id=record.id, **given))
     else:
         old = stored._mapping
         changes = [f"member {record.id}: {MEMBER_FIELDS[k]} {_shown(old[k])} -> {_shown(v)}"
@@ -151,7 +151,8 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
             t.baselines.c.member_id == record.id, t.baselines.c.system == system.value)).first()
         if before is not None and (before.rating, before.games) != (b.rating, b.games):
             changes.append(f"member {record.id}: imported {system.value} rating "
-                           f"{before.rating:g} (N {before.games}) -> {b.rating:g} (N {b.games})")
+                           f"{_shown(before.rating)} (N {before.games}) -> "
+                           f"{_shown(b.rating)} (N {b.games})")
         connection.execute(delete(t.baselines).where(
             t.baselines.c.member_id == record.id, t.baselines.c.system == system.value))
         connection.execute(insert(t.baselines).values(
@@ -170,7 +171,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, str):
         return repr(value)
     if isinstance(value, float):
-        return f"{value:g}"
+        return f"{value:.10g}"  # 1850.37, 1300: as the list wrote it
     return str(value)
 
 
