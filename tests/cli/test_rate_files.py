@@ -92,7 +92,9 @@ def test_a_file_without_a_date_is_refused_and_date_gives_one(tmp_path: Path) -> 
     trf_refused = rate(str(DATA / "trf" / "no_dates.trf"))
     assert trf_refused.exit_code == 1 and "no_dates.trf" in trf_refused.output
     assert "--date YYYY-MM-DD" in trf_refused.output and "1900" not in trf_refused.output
-    assert rate("--date", "2025-04-01", str(DATA / "trf" / "no_dates.trf")).exit_code == 0
+    # nor a time control: the systems are given too
+    assert rate("--date", "2025-04-01", "--systems", "R",
+                str(DATA / "trf" / "no_dates.trf")).exit_code == 0
 
 
 def test_a_date_other_than_the_files_is_refused() -> None:
@@ -116,11 +118,17 @@ TRF_NO_TC = "\r\n".join([
 
 
 def test_systems_applies_to_trf_files(tmp_path: Path) -> None:
-    """Issue 13: --systems was ignored for TRF files (they were rated in R)."""
+    """Issue 13: --systems was ignored for TRF files (they were rated in R). Issue 37:
+    without it, a file with no time control is not rated in R without a word."""
     path = tmp_path / "club.trf"
     path.write_text(TRF_NO_TC, encoding="utf-8")
     plain = rate(str(path))
-    assert plain.exit_code == 0 and "R: 1875" in plain.output  # no time control: R
+    assert plain.exit_code == 1 and plain.output == (
+        f"Error: {path}: section 1: the file states no rating system and it gives no time "
+        "control: give the systems with --systems (R, Q, B, OR, OQ, OB; R,Q for a "
+        "dual-rated section)\n")
+    regular = rate("--systems", "R", str(path))
+    assert regular.exit_code == 0 and "R: 1875" in regular.output
     quick = rate("--systems", "Q", str(path))
     assert quick.exit_code == 0, quick.output
     # the national rating is filed under Q, the section's one system, and rated there

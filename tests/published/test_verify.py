@@ -138,3 +138,40 @@ def test_an_unknown_source_is_one_line(recorded_api: RecordedApi, source: str) -
     out = CliRunner().invoke(cli, ["verify", "--api", recorded_api.url, source])
     assert out.exit_code == 1 and len(out.output.splitlines()) == 1
     assert ("not found (404)" if source == "123" else "no such file") in out.output
+
+
+def test_systems_a_page_publishes_no_rating_in_are_refused_naming_them() -> None:
+    """Every combination of systems on each real page: accepted exactly when the page
+    publishes a rating in each (recent/index.csv: D is R and Q, else R); refused
+    otherwise, naming the systems it lacks and no other."""
+    from itertools import combinations
+
+    from uscf_ratings.formats.errors import ParseError
+
+    tried = refused = 0
+    for path, day, has in sections():
+        for size in range(1, len(System) + 1):
+            for given in combinations(System, size):
+                tried += 1
+                lacking = [s.value for s in given if s not in has]
+                if not lacking:
+                    assert read_records(path, event_date=day, systems=given).sections
+                    continue
+                with pytest.raises(ParseError) as refusal:
+                    read_records(path, event_date=day, systems=given)
+                refused += 1
+                named = str(refusal.value).split("--systems names ")[1].split(", but")[0]
+                assert named.split(", ") == lacking, str(refusal.value)
+    # 63 combinations of the six systems on each of 5 pages; accepted: R on the 3 pages
+    # rated R alone, R, Q and R,Q on the 2 dual-rated ones
+    assert sum(s == (System.R, System.Q) for _, _, s in sections()) == 2
+    assert (tried, refused) == (5 * 63, 5 * 63 - 3 * 1 - 2 * 3)
+
+
+def test_uscf_verify_refuses_r_and_q_on_an_r_only_page() -> None:
+    path, day, systems = sections()[2]
+    assert systems == (System.R,)
+    out = CliRunner().invoke(cli, ["verify", "--date", day.isoformat(), "--systems", "R,Q",
+                                   str(path)])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "--systems names Q, but the standings page publishes no rating in it" in out.output

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from contextlib import ExitStack, closing
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, closing, contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..core.formulas import round_half_up, rounded_rating
 from ..core.model import Event, System
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
@@ -49,7 +50,7 @@ def _office(ctx: click.Context) -> Office:
             assert group.parent is not None
             group = group.parent
         limit = group.params.get("wait")
-        wait = WriterWait(limit, _ShowWaiting(_shown(group), limit))
+        wait = WriterWait(limit, _ShowWaiting(_shown(group.params.get("url")), limit))
         ctx.obj = Office(ctx.obj, wait)
     return ctx.obj
 
@@ -79,7 +80,7 @@ class _ShowWaiting:
 
 
 #: the commands that may create a database; every other one needs it to exist
-CREATING = ("init", "upgrade")
+CREATING = ("init",)
 
 
 class _OfficeGroup(click.Group):
@@ -100,34 +101,44 @@ class _OfficeGroup(click.Group):
                 ctx.exit(130)
 
     def _invoke(self, ctx: click.Context) -> Any:
-        try:
+        with database_errors(ctx.params.get("url")):
             return super().invoke(ctx)
-        except click.ClickException:
-            raise  # a command's own message
-        except DatabaseError as error:
-            message, url = str(error), _shown(ctx)
-            raise click.ClickException(
-                message if message.startswith(url) else f"{url}: {message}") from None
-        except Exception as error:
-            from sqlalchemy.exc import SQLAlchemyError
-
-            from ..office.failures import failure_of
-
-            failure = failure_of(error)
-            if failure is not None:
-                raise click.ClickException(f"{_shown(ctx)}: {failure}") from None
-            if not isinstance(error, SQLAlchemyError):
-                raise
-            raise click.ClickException(
-                f"{_shown(ctx)}: cannot use the database: "
-                f"{first_line(getattr(error, 'orig', None) or error)}") from None
 
 
-def _shown(ctx: click.Context) -> str:
-    """The group's database URL as a message shows it (without its password)."""
+@contextmanager
+def database_errors(url: str | None) -> Iterator[None]:
+    """A database's errors (`DatabaseError`, a server that cannot be reached, a file
+    that is not a database) as one line naming the database (``url``, without its
+    password): every command that opens a database says them so (the `db` group,
+    `uscf rate --db`)."""
+    try:
+        yield
+    except click.ClickException:
+        raise  # a command's own message
+    except DatabaseError as error:
+        message, shown = str(error), _shown(url)
+        raise click.ClickException(
+            message if message.startswith(shown) else f"{shown}: {message}") from None
+    except Exception as error:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..office.failures import failure_of
+
+        failure = failure_of(error)
+        if failure is not None:
+            raise click.ClickException(f"{_shown(url)}: {failure}") from None
+        if not isinstance(error, SQLAlchemyError):
+            raise
+        raise click.ClickException(
+            f"{_shown(url)}: cannot use the database: "
+            f"{first_line(getattr(error, 'orig', None) or error)}") from None
+
+
+def _shown(url: str | None) -> str:
+    """A database URL as a message shows it (without its password)."""
     from ..office.db import database_url, shown_url
 
-    return shown_url(database_url(ctx.params.get("url")).replace("+psycopg", ""))
+    return shown_url(database_url(url).replace("+psycopg", ""))
 
 
 @click.group(cls=_OfficeGroup)
@@ -213,6 +224,10 @@ def upgrade(ctx: click.Context) -> None:
 def import_members(ctx: click.Context, file: Path) -> None:
     """Import members (CSV, JSON, or the US Chess rating supplement).
 
+    A member already stored keeps each field the list leaves empty; each stored value
+    the list changes (a name, a birth date, an imported rating) is printed, one line
+    each, with the old value and the new.
+
     Refused whole, naming each member and field, if a rating or N is out of range
     (no rating is below the absolute floor of 100), one id is listed with two names, or
     a birth date comes after a section the member played."""
@@ -220,10 +235,12 @@ def import_members(ctx: click.Context, file: Path) -> None:
 
     try:
         records = read_members(file)
-        rerated = _office(ctx).import_members(records, str(file))
+        done = _office(ctx).import_members(records, str(file))
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"imported {len(records)} members{_rerated(rerated)}")
+    for change in done.changes:
+        click.echo(f"changed {change}")
+    click.echo(f"imported {len(records)} members{_rerated(done.rerated)}")
 
 
 @db.command("import-history")
@@ -338,7 +355,8 @@ def rate(ctx: click.Context, files: tuple[Path, ...], replace: bool, pre_ratings
             raise  # the group's: a database's other errors, or a bug
         shown.close()
         assert ctx.parent is not None
-        raise click.ClickException(f"{_shown(ctx.parent)}: {failure.what}: {shown.left()}; "
+        where = _shown(ctx.parent.params.get("url"))
+        raise click.ClickException(f"{where}: {failure.what}: {shown.left()}; "
                                    f"{failure.advice} {SKIPPED}") from None
     finally:
         shown.close()
@@ -567,8 +585,9 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
     click.echo(f"{found['name'] or '(name not known)'} ({found['id']})")
     for system, r in found["ratings"].items():
         floor = f", floor {r['floor']:g}" if r["floor"] else ""
-        peak = f", peak {r['peak']:.2f}" if r["peak"] else ""
-        click.echo(f"  {system}: {r['display']} ({r['rating']:.2f}){floor}{peak}")
+        peak = f", peak {round_half_up(r['peak'], 2):.2f}" if r["peak"] else ""
+        rating = round_half_up(r["rating"], 2)  # the stored float, rounded once
+        click.echo(f"  {system}: {r['display']} ({rating:.2f}){floor}{peak}")
     click.echo("history:" if found["history"] else "history: no section in this pool")
     for h in found["history"]:
         pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"
@@ -608,7 +627,7 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
         click.echo(f"\nSection {s['number']} {s['name']} ({'/'.join(s['systems'])})")
         for p in s["players"]:
             changes = "  ".join(
-                f"{system}: {'unr.' if r['pre'] is None else round(r['pre'])} -> {r['post_rounded']}"
+                f"{system}: {'unr.' if r['pre'] is None else rounded_rating(r['pre'])} -> {r['post_rounded']}"
                 f" [{r['formula']}{_k(r)}]"
                 for system, r in p["ratings"].items())
             click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}")

@@ -17,7 +17,7 @@ from ..core.rules import NoRuleSet
 from ..core.settled import settled
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, section_label
-from ..formats.common import parse_systems
+from ..formats.common import parse_systems, require_systems
 from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
@@ -73,7 +73,8 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
     chosen, day = _systems_option(systems), _date_option(event_date)
     for name in files:
         try:
-            event = read_any(name, from_format, event_date=day, systems=chosen)
+            event = require_systems(read_any(name, from_format, event_date=day,
+                                             systems=chosen), name)
         except ParseError as error:
             raise click.ClickException(str(error)) from None
         if url is not None:
@@ -136,14 +137,21 @@ def _date_option(text: str | None) -> date | None:
 
 
 def _filled(event: Event, url: str) -> Event:
-    from ..office.db import check_schema
+    """The event's pre-event ratings, N and history from the database of ``url``, which
+    must exist (a SQLite file is not created): its errors are one line (`database_errors`)."""
+    from ..office.db import check_schema, check_url
     from ..office.office import Office, fill_from_database
+    from .db import database_errors
 
-    office = Office(url)
-    with office.engine.connect() as connection:
-        check_schema(connection)
-        sections = tuple(fill_from_database(connection, s) for s in event.sections)
-    office.engine.dispose()
+    with database_errors(url):
+        check_url(url, must_exist=True)
+        office = Office(url)
+        try:
+            with office.engine.connect() as connection:
+                check_schema(connection)
+                sections = tuple(fill_from_database(connection, s) for s in event.sections)
+        finally:
+            office.engine.dispose()
     return replace(event, sections=sections)
 
 

@@ -1,5 +1,6 @@
-"""What several file formats need alike: which systems a time control is rated in, and
-which system a file's single rating column belongs to."""
+"""What several file formats need alike: which systems a time control is rated in,
+which system a file's single rating column belongs to, and the one refusal of a section
+whose systems cannot be read from its file (`require_systems`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from ..core.model import Event, System
+from ..core.model import Event, SectionType, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import section_label
@@ -32,7 +33,8 @@ def main_system(systems: Sequence[System] | None, time_control: str | None = Non
                 day: date | None = None, online: bool = False) -> System:
     """The system whose rating a file's one rating column holds: Regular for R and dual
     sections, else the section's one system; with no systems given, those of the time
-    control on ``day``; Regular if even that is unknown."""
+    control on ``day``; Regular if even that is unknown (the column is then read as
+    Regular, but such a section is not rated: see `require_systems`)."""
     if not systems and day is not None:
         systems = systems_of(time_control, day, online)
     if not systems or System.R in systems:
@@ -149,3 +151,35 @@ def with_systems(event: Event, systems: tuple[System, ...], source: str) -> Even
     if issues:
         raise ParseError(source, issues)
     return replace(event, sections=tuple(sections))
+
+
+#: what a rating door says to a section whose systems it cannot know
+SYSTEMS_HELP = ("give the systems with --systems (R, Q, B, OR, OQ, OB; R,Q for a "
+                "dual-rated section)")
+
+
+def unknown_systems(event: Event) -> list[Issue]:
+    """Each section whose rating systems the file does not give: it states none, and no
+    time control that can be read on its date (footnote 1 of the rating system chooses
+    the systems by the time control). A FIDE foreign event is rated R (section 7)."""
+    issues = []
+    for s in event.sections:
+        if s.systems or s.type is SectionType.FIDE_FOREIGN or \
+                systems_of(s.time_control, s.start_date, s.online or event.online):
+            continue
+        what = (f"its time control {s.time_control!r} cannot be read on {s.start_date}"
+                if s.time_control else "it gives no time control")
+        issues.append(Issue(section_label(s), f"the file states no rating system and {what}: "
+                            f"{SYSTEMS_HELP}"))
+    return issues
+
+
+def require_systems(event: Event, source: str) -> Event:
+    """``event``, if every section's systems are known; else a `ParseError` naming
+    ``source`` and each section whose are not. Every door that rates a file calls it
+    once it is read (with ``--systems`` applied): nothing is rated in a system assumed
+    (`uscf rate`, `uscf db rate`, `uscf experiment`)."""
+    issues = unknown_systems(event)
+    if issues:
+        raise ParseError(source, issues)
+    return event

@@ -186,13 +186,23 @@ class _Reader:
         rows = self.rows(pages, "" if len(pages) == 1 else "[{at}]")
         if self.event_date is None:
             self.problem("", f"a standings page gives no date for the section: {DATE_HELP}")
+        found = sorted({r.get("ratingSystem") for _, row in rows
+                        for r in _list(row.get("ratings")) if isinstance(r, dict)}
+                       - {None}, key=str)
         if not self.systems:
-            found = sorted({r.get("ratingSystem") for _, row in rows
-                            for r in _list(row.get("ratings")) if isinstance(r, dict)}
-                           - {None}, key=str)
             self.problem("", "a standings page gives no rating systems: give them with "
                          "--systems (its ratings are in " + (", ".join(map(str, found))
                                                               or "no system") + ")")
+        else:
+            # a system the page publishes no rating in would be rated all the same, and
+            # change the section's other ratings (a dual-rated section): refused
+            missing = [s.value for s in self.systems if s.value not in found]
+            if missing:
+                self.problem("", f"--systems names {', '.join(missing)}, but the standings "
+                             "page publishes no rating in " + ("it" if len(missing) == 1
+                                                               else "them")
+                             + " (its ratings are in " + (", ".join(map(str, found))
+                                                          or "no system") + ")")
         if self.issues:
             return None
         assert self.event_date is not None and self.systems

@@ -46,7 +46,8 @@ Reading (`read`):
   ``122`` (text), else ``222`` (TRF26's encoded ``5400+30``, converted to ``G/90+30``).
   When it is a time control we can read, the section's systems are left to it (the
   engine picks them by the rules of the date); otherwise they are the ``systems``
-  argument (``--systems``), else Regular, (R,).
+  argument (``--systems``), else none: the section is read (its rating column as
+  Regular) but not rated (`common.require_systems`).
 * Section type: round robin when ``092`` or ``192`` says "round robin", else Swiss.
 * The event's details (`core.model.EventDetails`, header records of the notes): ``022``
   the city, ``032`` the federation as the country (a three-letter code), ``102`` the
@@ -125,7 +126,7 @@ def read(path: Path | str, *, event_date: date | None = None,
          systems: tuple[System, ...] | None = None, data: bytes | None = None) -> Event:
     """Read one TRF file as an event of one section. ``event_date`` is the date of a file
     that gives none (a file without a date is refused without it); ``systems`` those of a
-    section whose file states neither systems nor a time control we can read (else R);
+    section whose file states neither systems nor a time control we can read (else none);
     ``data`` the file's bytes, when the caller has read them."""
     path = Path(path)
     return parse(path.read_bytes() if data is None else data, str(path), path.stem,
@@ -341,7 +342,7 @@ class _Reader:
             except ValueError:
                 self.add(f"line {self.xus_line}", f"systems {self.xus['systems']!r}: expected "
                                                   "R, Q, B, OR, OQ, OB separated by commas")
-        return None if tc_ok else (self.given_systems or (System.R,))
+        return None if tc_ok else self.given_systems
 
     def section_type(self) -> SectionType:
         if "type" in self.xus:

@@ -77,6 +77,7 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
     """One file read and checked as the office will rate it; for event JSON read as it
     is, the text it was read from; and what to tell the user (warnings, ids given).
     Raises one of `CHECK_FAILURES`, naming the file."""
+    from ..formats.common import require_systems
     from ..formats.detect import read_any, sniff
     from ..formats.event_json import parse_event, read_event
     from .admission import check_event, with_assigned_ids
@@ -95,6 +96,7 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
     else:
         event = read_any(path, named_format, event_date=options.event_date,
                          systems=options.systems, data=data)
+    require_systems(event, str(path))
     notes: list[str] = []
     if options.assign_ids:
         event, given = with_assigned_ids(event)

@@ -101,6 +101,15 @@ class Corrected:
     rerated: int
 
 
+@dataclass(frozen=True)
+class MembersImported:
+    """What `Office.import_members` did: how many sections it rated again, and each
+    stored value the list changed, one line each (member, field, old -> new)."""
+
+    rerated: int
+    changes: tuple[str, ...]
+
+
 class Office:
     """A ratings database and the operations on it. A change waits while another
     process writes, as ``wait`` says (default: as long as it takes)."""
@@ -114,11 +123,14 @@ class Office:
 
     # --- members ---------------------------------------------------------------
 
-    def import_members(self, records: Sequence[MemberRecord], source: str = "members") -> int:
-        """Add or update members and re-rate from the first section any of them played;
-        the number of sections re-rated. Refused whole (`AdmissionError`, every problem
-        named) if a number is out of range, an id is listed twice with different names
-        or a birth date comes after a section the member played."""
+    def import_members(self, records: Sequence[MemberRecord], source: str = "members"
+                       ) -> MembersImported:
+        """Add or update members and re-rate from the first section any of them played:
+        the number of sections re-rated, and each stored value the list changed, in
+        words (a field the list leaves empty keeps its stored value). Refused whole
+        (`AdmissionError`, every problem named) if a number is out of range, an id is
+        listed twice with different names or a birth date comes after a section the
+        member played."""
         problems = check_members(records, source)
         if problems:
             raise AdmissionError(source, problems)
@@ -129,11 +141,10 @@ class Office:
                         for line in check_birth_date(r.id, r.birth_date, played.get(r.id))]
             if problems:
                 raise AdmissionError(source, problems)
-            for record in records:
-                upsert_member(c, record)
-            audit(c, "import_members", {"count": len(records)})
+            changes = [line for record in records for line in upsert_member(c, record)]
+            audit(c, "import_members", {"count": len(records), "changed": len(changes)})
             first = _first_key_of_members(c, [r.id for r in records])
-            return _rerated(c, first)
+            return MembersImported(_rerated(c, first), tuple(changes))
 
     def import_history(self, histories: Sequence[MemberHistory], source: str = "history"
                        ) -> HistoryImported:

@@ -65,7 +65,7 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
         # a total only where every event has its counts: never a part shown as the whole
         counted = events if all(h["wins"] is not None for h in events) else []
         ratings[system.value] = {
-            "rating": round_half_up(state.rating, 2),
+            "rating": state.rating,  # unrounded: each view rounds it once
             "display": display(state.rating, state.games),
             "games": state.games,
             "floor": floors.get(system.value),

@@ -118,19 +118,41 @@ AUDIT_INSERT = "INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)"
 # --- members ----------------------------------------------------------------------
 
 
-def upsert_member(connection: Connection, record: MemberRecord) -> None:
-    values = {
-        "name": record.name, "birth_date": record.birth_date, "adult": record.adult,
-        "state": record.state, "fide_rating": record.fide_rating, "fide_date": record.fide_date,
-        "cfc_rating": record.cfc_rating, "cfc_date": record.cfc_date,
-        "canadian_resident": record.canadian_resident,
-    }
-    exists = connection.execute(select(t.members.c.id).where(t.members.c.id == record.id)).first()
-    if exists:
-        connection.execute(update(t.members).where(t.members.c.id == record.id).values(**values))
+#: the members table's fields a member list gives, in the words a change is told in
+MEMBER_FIELDS = {"name": "name", "birth_date": "birth date", "adult": "adult",
+                 "state": "state", "fide_rating": "FIDE rating", "fide_date": "FIDE date",
+                 "cfc_rating": "CFC rating", "cfc_date": "CFC date",
+                 "canadian_resident": "Canadian resident"}
+
+
+def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
+    """Add a member, or update one from a member list: a field the list leaves empty
+    keeps what is stored, and each stored value the list replaces (a field, or an
+    imported rating) is one line of the list returned, naming the member, the field,
+    the old value and the new: nothing stored is changed without a word."""
+    given = {"name": record.name, "birth_date": record.birth_date, "adult": record.adult,
+             "state": record.state, "fide_rating": record.fide_rating,
+             "fide_date": record.fide_date, "cfc_rating": record.cfc_rating,
+             "cfc_date": record.cfc_date, "canadian_resident": record.canadian_resident}
+    values = {k: v for k, v in given.items() if v is not None and v != ""}
+    stored = connection.execute(select(t.members).where(t.members.c.id == record.id)).first()
+    changes: list[str] = []
+    if stored is None:
+        connection.execute(insert(t.members).values(id=record.id, **given))
     else:
-        connection.execute(insert(t.members).values(id=record.id, **values))
+        old = stored._mapping
+        changes = [f"member {record.id}: {MEMBER_FIELDS[k]} {_shown(old[k])} -> {_shown(v)}"
+                   for k, v in values.items() if old[k] not in (None, "") and old[k] != v]
+        if values:
+            connection.execute(update(t.members).where(t.members.c.id == record.id)
+                               .values(**values))
     for system, b in record.ratings.items():
+        before = connection.execute(select(t.baselines.c.rating, t.baselines.c.games).where(
+            t.baselines.c.member_id == record.id, t.baselines.c.system == system.value)).first()
+        if before is not None and (before.rating, before.games) != (b.rating, b.games):
+            changes.append(f"member {record.id}: imported {system.value} rating "
+                           f"{_shown(before.rating)} (N {before.games}) -> "
+                           f"{_shown(b.rating)} (N {b.games})")
         connection.execute(delete(t.baselines).where(
             t.baselines.c.member_id == record.id, t.baselines.c.system == system.value))
         connection.execute(insert(t.baselines).values(
@@ -141,6 +163,16 @@ def upsert_member(connection: Connection, record: MemberRecord) -> None:
             connection.execute(insert(t.floors).values(
                 member_id=record.id, system=system.value, floor=b.floor,
                 effective=date(1, 1, 1), reason="imported with the member list"))
+    return changes
+
+
+def _shown(value: Any) -> str:
+    """A stored value in a line that tells its change: text quoted, a number as given."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, float):
+        return f"{value:.10g}"  # 1850.37, 1300: as the list wrote it
+    return str(value)
 
 
 def aliases(connection: Connection) -> dict[str, str]:

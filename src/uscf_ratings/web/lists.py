@@ -94,11 +94,13 @@ class Searchable(Generic[T]):
 
     def __init__(self, rows: list[T], ids: list[str], names: list[str]):
         self.rows = rows
+        # ids are folded as the query is: an id may hold letters ("A/1/3", "Łódź-2")
         folded = [name.lower() for name in names]
+        folded_ids = [i.lower() for i in ids]
         self._names = "".join(name + "\n" for name in folded)
-        self._ids = "\n" + "".join(i + "\n" for i in ids)
+        self._ids = "\n" + "".join(i + "\n" for i in folded_ids)
         self._name_starts = list(accumulate((len(name) + 1 for name in folded), initial=0))
-        self._id_starts = list(accumulate((len(i) + 1 for i in ids), initial=1))
+        self._id_starts = list(accumulate((len(i) + 1 for i in folded_ids), initial=1))
 
     def search(self, query: str) -> list[T]:
         """The rows whose id starts with ``query`` or whose name contains it (case

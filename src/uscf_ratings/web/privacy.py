@@ -132,6 +132,9 @@ def _numbers(node: Any, secrets: set[float]) -> Any:
         for key, value in node.items():
             if isinstance(value, float) and value in secrets:
                 out[key] = None
+            elif key == "post_2dp" and isinstance(node.get("post"), float):
+                # from the float itself: whole(1134.495) is 1134, whole(1134.50) 1135
+                out[key] = None if node["post"] in secrets else whole(node["post"])
             elif key in RATINGS:
                 out[key] = whole(value)
             elif key in FIGURES:

@@ -91,7 +91,9 @@ def events(c: Connection, limit: int, offset: int = 0, query: str = "",
     text = query.strip()
     if text:
         pattern = _like(text)
-        where.append(or_(t.events.c.id.like(f"{pattern}%", escape="\\"),
+        # the id as typed, and lowered (a database's lower() may fold ASCII alone)
+        where.append(or_(t.events.c.id.like(f"{_like(text, fold=False)}%", escape="\\"),
+                         func.lower(t.events.c.id).like(f"{pattern}%", escape="\\"),
                          func.lower(t.events.c.name).like(f"%{pattern}%", escape="\\")))
     if since is not None:
         where.append(t.events.c.end_date >= since)
@@ -108,6 +110,8 @@ def events(c: Connection, limit: int, offset: int = 0, query: str = "",
             for r in rows], total
 
 
-def _like(text: str) -> str:
-    """``text`` lowered, for a LIKE pattern: its own % and _ are matched as themselves."""
-    return text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+def _like(text: str, fold: bool = True) -> str:
+    """``text`` (lowered unless ``fold`` is False), for a LIKE pattern: its own % and _
+    are matched as themselves."""
+    text = text.lower() if fold else text
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

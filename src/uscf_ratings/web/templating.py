@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 
 from ..core.model import System
 from .estimator import AGE_GROUPS
+from .links import segment
 from .serving import digests
 from .settings import Settings
 
@@ -68,7 +69,9 @@ def url_for(context: Any, name: str, /, **params: Any) -> str:
         path = kept[key] = str(request.app.url_path_for(
             name, **{k: f"\x00{k}\x00" for k in params}))
     for k, value in params.items():
-        path = path.replace(f"\x00{k}\x00", quote(str(value), safe="/" if name == "static" else ""))
+        text = str(value)
+        path = path.replace(f"\x00{k}\x00", quote(text, safe="/") if name == "static"
+                            else segment(text))
     path = str(request.scope.get("root_path", "")) + path
     if name == "static":  # the file's digest: the browser keeps it until the file changes
         return f"{path}?v={STATIC_DIGESTS.get(params.get('path', ''), '0')}"

@@ -24,6 +24,7 @@ from .. import reads
 from ..auth import Writer
 from ..deps import Reading, app_state, office
 from ..limits import MAX_OFFSET, MAX_SEARCH
+from ..links import segment
 from ..openapi import EVENT_BODY
 from ..privacy import public_section
 from ..problems import RATING_FAILURES, Problem, from_office_error, from_rating_error
@@ -56,7 +57,7 @@ async def rate(request: Request) -> dict[str, Any]:
     return await run_in_threadpool(rate_document, await _event(request))
 
 
-@router.get("/players/{member_id}", summary="A member's ratings, floors and history")
+@router.get("/players/{member_id:path}", summary="A member's ratings, floors and history")
 def player(member_id: str, c: Reading) -> dict[str, Any]:
     """Current ratings per system (with the published form, such as 1582P14), the floor,
     and every rated event. Birth dates and contact details are never returned."""
@@ -66,7 +67,7 @@ def player(member_id: str, c: Reading) -> dict[str, Any]:
     return found
 
 
-@router.get("/events/{event_id}", summary="A rated event: crosstable and explanations")
+@router.get("/events/{event_id:path}", summary="A rated event: crosstable and explanations")
 def event(request: Request, event_id: str, c: Reading) -> dict[str, Any]:
     found = app_state(request).kept.event(c, event_id, lambda: reads.event(c, event_id))
     if found is None:
@@ -135,10 +136,10 @@ async def submit(request: Request, token: Writer, different_event: bool = False
     except RATING_FAILURES as error:
         raise from_rating_error(error, event.id) from None
     return JSONResponse(_stored(event, results), status_code=201,
-                        headers={"Location": f"/api/events/{event.id}"})
+                        headers={"Location": f"/api/events/{segment(event.id)}"})
 
 
-@router.put("/events/{event_id}", summary="Correct a rated event (needs a token)",
+@router.put("/events/{event_id:path}", summary="Correct a rated event (needs a token)",
             responses={200: RATED, 401: {"description": "No valid token."},
                        404: {"description": "No such event."}, **REFUSALS},
             openapi_extra=EVENT_BODY)

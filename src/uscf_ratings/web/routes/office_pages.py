@@ -36,7 +36,7 @@ def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEAR
                    pages=max(1, -(-total // size)))
 
 
-@router.get("/players/{member_id}", response_class=HTMLResponse, name="player")
+@router.get("/players/{member_id:path}", response_class=HTMLResponse, name="player")
 def player(request: Request, member_id: str, c: Reading) -> Response:
     found = reads.player(c, member_id)
     if found is None:
@@ -73,7 +73,7 @@ def _day(text: str, field: str) -> date | None:
                       [Issue(f"{text!r} is not a date; write it as YYYY-MM-DD", field)]) from None
 
 
-@router.get("/events/{event_id}", response_class=HTMLResponse, name="event")
+@router.get("/events/{event_id:path}", response_class=HTMLResponse, name="event")
 def event(request: Request, event_id: str, c: Reading) -> Response:
     state = app_state(request)
 
