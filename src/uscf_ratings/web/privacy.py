@@ -50,11 +50,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..core.formulas import round_half_up, rounded_rating
+from ..core.initial import AGE_IN_TEXT as AGE_TEXT
+from ..core.initial import from_birth_date
 
-#: The age-based ratings that say nothing exact about an age (section 2.3): no usable
-#: birth date (750, 1300), a miscoded one (under 3), or an age of 26 or more (1300).
-NO_AGE = (750.0, 1300.0)
-AGE_TEXT = re.compile(r"\bage \d+(?:\.\d+)?")
 AGE_DETAIL = ("age-based rating (section 2.3): from the member's age, which is private "
               "(R0 withheld)")
 BLENDED_NOTE = ("; P, z, staleness factors and weights are not shown: they depend on "
@@ -91,19 +89,17 @@ def two_decimals(value: Any) -> Any:
 def from_age(explanation: dict[str, Any]) -> bool:
     """Whether R0 is 50 x age of a birth date (an age-based start that used one)."""
     initial = explanation.get("initial") or {}
-    return (initial.get("method") == "age" and initial.get("rating") not in NO_AGE
-            and AGE_TEXT.search(str(initial.get("detail", ""))) is not None)
+    return initial.get("method") == "age" and private_start(explanation)
 
 
 def private_start(explanation: dict[str, Any]) -> bool:
-    """Whether the player's Step 1 used the birth date: an age-based R0 = 50 x age
-    (section 2.3), or a blended start whose weights used P = 50 x age at a source's date
-    (2024 and 2025 texts, section 2)."""
+    """Whether the player's Step 1 used the birth date (`initial.from_birth_date`): an
+    age-based R0 = 50 x age (section 2.3), or a blended start whose weights used
+    P = 50 x age at a source's date (2024 and 2025 texts, section 2)."""
     initial = explanation.get("initial") or {}
-    if initial.get("method") == "blended":
-        return any(source.get("age_rating") not in (None, *NO_AGE)
-                   for source in initial.get("sources") or [])
-    return from_age(explanation)
+    return from_birth_date(initial.get("method"), initial.get("rating"),
+                           str(initial.get("detail", "")),
+                           (s.get("age_rating") for s in initial.get("sources") or []))
 
 
 def _initial(initial: dict[str, Any], age_based: bool) -> None:
