@@ -22,7 +22,9 @@ the numbers of a rating carry the age too:
   formula, N', K), with a note saying why;
 * what stays is what US Chess publishes and must be public: every rating (pre, post, R0
   of other starts, floors, peaks, list entries) to **whole points**, half up, and the
-  games after the event; N' and S to **two decimals**. The post-event ratings to whole
+  games after the event; N' and S to **two decimals**; and in a section with no start
+  from a birth date, the steps too (their ratings to whole points; K, E, K(S - E) and
+  the bonus to two decimals), as no number there depends on one. The post-event ratings to whole
   points narrow a junior's birth date by themselves, and the adversary measures how far:
   what the rest of the view adds never leaves fewer than 30 days beyond that
   (docs/web.md, Privacy, has the measured table).
