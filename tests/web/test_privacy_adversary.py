@@ -17,6 +17,7 @@ is measured and stated in docs/web.md, whose table this test checks line by line
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -36,9 +37,12 @@ from uscf_ratings.formats.event_json import event_to_json
 from uscf_ratings.formats.result_json import section_to_dict
 from uscf_ratings.web import privacy
 
-PER_KIND = 50
+#: 50 juniors of each kind in every run; a longer run (docs/web.md) sets more, or another
+#: seed, and then the docs' table (of the 200 of seed 37) is not compared
+PER_KIND = int(os.environ.get("USCF_PRIVACY_PER_KIND", "50"))
+SEED = int(os.environ.get("USCF_PRIVACY_SEED", "37"))
 DAYS = 30
-JUNIORS = cases(PER_KIND)
+JUNIORS = cases(PER_KIND, SEED)
 DOCS = REPO / "docs" / "web.md"
 
 
@@ -57,7 +61,7 @@ def measured() -> list[Measured]:
 
 def test_the_juniors_cover_what_the_guarantee_names() -> None:
     """200 juniors: 50 of each kind, sections of 4 to 60, both kinds of ratings."""
-    assert len(JUNIORS) == 200
+    assert len(JUNIORS) == 4 * PER_KIND >= 200
     by_kind = defaultdict(list)
     for case in JUNIORS:
         by_kind[case.label].append(case)
@@ -76,6 +80,7 @@ def test_the_juniors_cover_what_the_guarantee_names() -> None:
 
 def test_no_public_view_leaves_fewer_than_30_days_beyond_the_published_ratings(
         measured: list[Measured]) -> None:
+    print("\n" + privacy_table(measured))  # shown with -s: the table of this run
     narrow = [f"{m.case.name}: {m.days} days (published ratings alone: {m.floor_days})"
               for m in measured if m.days < min(DAYS, m.floor_days)]
     assert not narrow, "\n".join(narrow)
@@ -86,6 +91,8 @@ def test_no_public_view_leaves_fewer_than_30_days_beyond_the_published_ratings(
 
 def test_the_docs_state_what_was_measured(measured: list[Measured]) -> None:
     """docs/web.md holds the privacy table of this measurement, line by line."""
+    if (PER_KIND, SEED) != (50, 37):
+        pytest.skip("a longer run: the docs hold the table of the 200 juniors of seed 37")
     table = privacy_table(measured)
     text = DOCS.read_text(encoding="utf-8")
     missing = [line for line in table.splitlines() if line not in text]
@@ -95,12 +102,14 @@ def test_the_docs_state_what_was_measured(measured: list[Measured]) -> None:
 def privacy_table(measured: list[Measured]) -> str:
     rows = ["| Juniors' starts | Juniors | Smallest span left by the public view | "
             "Smallest span left by the published ratings alone | Juniors whose published "
-            "ratings alone leave fewer than 30 days |", "|---|---|---|---|---|"]
+            "ratings alone leave fewer than 30 days | Juniors of whom the view tells more "
+            "than the published ratings |", "|---|---|---|---|---|---|"]
     for kind in KINDS:
         mine = [m for m in measured if m.case.label == kind]
         rows.append(f"| {kind} | {len(mine)} | {min(m.days for m in mine)} days | "
                     f"{min(m.floor_days for m in mine)} days | "
-                    f"{sum(1 for m in mine if m.floor_days < DAYS)} |")
+                    f"{sum(1 for m in mine if m.floor_days < DAYS)} | "
+                    f"{sum(1 for m in mine if m.days < m.floor_days)} |")
     return "\n".join(rows)
 
 

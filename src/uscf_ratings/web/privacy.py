@@ -9,7 +9,12 @@ the numbers of a rating carry the age too:
   it is **withheld**, with the initial rating that equals it;
 * a blended start (2024 and 2025 texts, section 2) weights its sources by
   exp(0.06 (z - 6) D/365.25) with z = (X - P)/350 and P = 50 x age at the source's
-  date: P, z, the staleness factor and the weight are **withheld**;
+  date: P, z, the staleness factor and the weight are **withheld**, and where P came
+  from a birth date so is R0: to whole points it left a birth date to 10 days where
+  two sources far apart were dated far apart;
+* of a player whose start used the birth date, N' and K are withheld too: once N
+  exceeds N* (section 3), N' = N* is a function of R0, and K = 800/(N' + m) to two
+  decimals gives it back;
 * every number of the steps moves with such a start, and faster than the post-event
   ratings do: the player's Step 3 estimate (R0's special formula with N' = 1), each
   opponent's Step 4 (which takes that estimate as the opponent's rating: its E,
@@ -59,6 +64,11 @@ AGE_DETAIL = ("age-based rating (section 2.3): from the member's age, which is p
               "(R0 withheld)")
 BLENDED_NOTE = ("; P, z, staleness factors and weights are not shown: they depend on "
                 "the member's age")
+BLENDED_PRIVATE = ("; R0 (withheld), P, z, staleness factors and weights are not shown: "
+                   "they depend on the member's age")
+#: What else a start from the birth date withholds of its own player: N' (N* is a
+#: function of R0 once N exceeds it) and K = 800/(N' + m), which give R0 back.
+OWN_WITHHELD = frozenset({"R0", "N_eff", "K"})
 RATING_IN_TEXT = re.compile(r"(\b(?:rating|converted to) )(\d+\.\d+)")
 #: Keys whose values are ratings (whole points) and statistics (two decimals).
 RATINGS = {"pre", "post", "post_2dp", "R0", "rating", "unfloored", "R0_adjusted", "peak",
@@ -104,7 +114,7 @@ def private_start(explanation: dict[str, Any]) -> bool:
                            (s.get("age_rating") for s in initial.get("sources") or []))
 
 
-def _initial(initial: dict[str, Any], age_based: bool) -> None:
+def _initial(initial: dict[str, Any], age_based: bool, private: bool) -> None:
     method = initial.get("method")
     detail = str(initial.get("detail", ""))
     if age_based:
@@ -121,13 +131,14 @@ def _initial(initial: dict[str, Any], age_based: bool) -> None:
     if method == "blended":
         names = ", ".join(f"{s.get('source')} {whole(s.get('rating'))}"
                           for s in initial.get("sources") or [])
-        detail = f"weighted average of {names} (2025 text, section 2){BLENDED_NOTE}"
+        note = BLENDED_PRIVATE if private else BLENDED_NOTE
+        detail = f"weighted average of {names} (2025 text, section 2){note}"
         for source in initial.get("sources") or []:
             for key in BLENDED_HIDDEN:
                 source.pop(key, None)
     initial["detail"] = RATING_IN_TEXT.sub(lambda m: m.group(1) + str(whole(float(m.group(2)))),
                                            detail)
-    initial["rating"] = whole(initial.get("rating"))
+    initial["rating"] = None if private else whole(initial.get("rating"))
     for source in initial.get("sources") or []:
         source["rating"] = whole(source.get("rating"))
 
@@ -151,13 +162,14 @@ def _numbers(node: Any) -> Any:
     return node
 
 
-def _withhold_steps(steps: list[dict[str, Any]]) -> None:
-    """Every number of the steps that an opponent's rating or R0 goes into: withheld."""
+def _withhold_steps(steps: list[dict[str, Any]], own: bool) -> None:
+    """Every number of the steps that an opponent's rating or R0 goes into: withheld;
+    ``own``: the player's own start used the birth date (`OWN_WITHHELD` too)."""
     for step in steps:
         for key in step:
             if key == "opponents":
                 step[key] = [None] * len(step[key])
-            elif key not in STEP_SHOWN:
+            elif key not in STEP_SHOWN or (own and key in OWN_WITHHELD):
                 step[key] = None
 
 
@@ -168,16 +180,18 @@ def public_rating(explanation: dict[str, Any], private_section: bool = False
     system (see `public_section`); the player's own such start counts too."""
     out = copy.deepcopy(explanation)
     age_based = from_age(out)
-    private = private_section or private_start(out)
+    own = private_start(out)
+    private = private_section or own
     if out.get("initial"):
-        _initial(out["initial"], age_based)
-    if age_based:
-        out["R0"] = None
+        _initial(out["initial"], age_based, own)
+    if own:
+        for key in OWN_WITHHELD & out.keys():
+            out[key] = None
     if "post_2dp" in out:  # shown as the post-event rating is, not rounded twice
         out["post_2dp"] = out.get("post")
     notes = [AGE_TEXT.sub("age", note) for note in out.get("notes") or []]
     if private and out.get("steps"):
-        _withhold_steps(out["steps"])
+        _withhold_steps(out["steps"], own)
         notes.append(STEPS_WITHHELD)
     out["notes"] = notes
     initial = out.pop("initial", None)
