@@ -14,6 +14,8 @@ from typing import Any
 
 from tests.web.conftest import SAMPLE_ID, SECRET_MEMBER, sample_text
 
+from uscf_ratings.formats.result_json import PRIVATE_NOTICE
+
 BIRTH_DATES = [date(2014, 2, 17), date(2016, 3, 10), date(2013, 9, 30), date(2014, 11, 2),
                date(2017, 6, 5), SECRET_MEMBER.birth_date]
 EXACT_AGE = re.compile(r"age \d+\.\d")
@@ -124,3 +126,5 @@ def test_rating_a_file_shows_only_what_the_file_gave(bare_client: Any) -> None:
     answer = bare_client.post("/api/rate", content=sample_text())
     assert "birth_date" not in answer.text
     assert json.loads(answer.text)["events"][0]["id"] == SAMPLE_ID
+    # the sample's juniors start from their ages: the answer says it is not for publishing
+    assert json.loads(answer.text)["private"] == PRIVATE_NOTICE

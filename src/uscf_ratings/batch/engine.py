@@ -176,6 +176,19 @@ def _rate_serial(terms: Terms, before: Before, games: Games, c: Constants) -> Fi
     return final
 
 
+def rate_traced(terms: Terms, before: Before, games: Games, c: Constants
+                ) -> tuple[Prepared, tuple[Trace, Trace, Trace], Final]:
+    """Groups laid out as arrays (`arrays`) rated compiled, with every step's numbers:
+    what the reference path's kernels give (`core.pipeline`), for a caller that needs
+    more than the ratings (the privacy adversary of the tests rates a section with 731
+    birth dates of a junior in one call)."""
+    prepared, step3, step4, step5, final = outcome_records(len(before.r0))
+    # the parallel loop writes into the records it is given, and is compiled already for
+    # `rate_all` (a new compiled caller of `_group` would compile the procedure again)
+    _rate_parallel(terms, before, games, prepared, step3, step4, step5, final, c)
+    return prepared, (step3, step4, step5), final
+
+
 @numba.njit(parallel=True, cache=True, nogil=True)
 def _rate_parallel(terms: Terms, before: Before, games: Games, prepared: Prepared,
                    step3: Trace, step4: Trace, step5: Trace, final: Final, c: Constants

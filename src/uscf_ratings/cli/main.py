@@ -21,7 +21,7 @@ from ..formats.common import parse_systems, require_systems
 from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
-from ..formats.result_json import event_to_dict
+from ..formats.result_json import PRIVATE_NOTICE, holds_birth_dates, results_document
 from .db import db
 from .experiment import experiment_command
 from .published import fetch_command, verify_command
@@ -83,16 +83,25 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
         warn_assumed_games(name, event)
         rated.append((event, _rate_sections(name, event)))
     if as_json or fmt == "json":
-        document = {"events": [event_to_dict(e, r) for e, r in rated]}
-        click.echo(json.dumps(document, indent=2))
+        click.echo(json.dumps(results_document(rated), indent=2))
         return
+    # A rating that started from a birth date gives the age away (docs/web.md, Privacy):
+    # the output says so, first, in its own format (CSV on stderr, to stay a table).
+    private = holds_birth_dates(r for _, results in rated for r in results)
+    if private and fmt != "html":
+        click.echo(PRIVATE_NOTICE, err=fmt == "csv")
+        if fmt != "csv":
+            click.echo("")
     if fmt != "text":
         from ..formats import outputs
 
-        render = {"msa": outputs.render_text, "csv": outputs.render_csv,
-                  "html": outputs.render_html}[fmt]
         for event, results in rated:
-            click.echo(render(event, results), nl=fmt != "csv")
+            if fmt == "html":
+                page = outputs.render_html(event, results, PRIVATE_NOTICE if private else None)
+                click.echo(page)
+            else:
+                render = {"msa": outputs.render_text, "csv": outputs.render_csv}[fmt]
+                click.echo(render(event, results), nl=fmt != "csv")
         return
     for event, results in rated:
         click.echo(f"{event.name or event.id}  ({event.id}, {event.start_date} .. {event.end_date})")

@@ -8,6 +8,8 @@ An initial rating assigned by hand by the ratings office always wins.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
@@ -44,6 +46,32 @@ class Initial:
     method: str  #: "assigned", "priority", "blended" or "age"
     detail: str
     sources: tuple[Source, ...] = ()
+
+
+#: The age-based ratings that say nothing exact about an age (section 2.3): no usable
+#: birth date (750, 1300), a miscoded one (under 3), or an age of 26 or more (1300).
+NO_AGE = (750.0, 1300.0)
+#: How `conversions.age_based_rating` writes an age into an age-based start's detail.
+AGE_IN_TEXT = re.compile(r"\bage \d+(?:\.\d+)?")
+
+
+def from_birth_date(method: str | None, rating: float | None, detail: str,
+                    age_ratings: Iterable[float | None] = ()) -> bool:
+    """Whether a Step 1 result (its method, R0, detail and the blended sources' P_k)
+    was computed from the member's birth date, so that it gives an age away: an
+    age-based R0 = 50 x age (section 2.3; not the 750 or 1300 that say nothing exact),
+    or a blended start whose weights used P_k = 50 x age at a source's date (2024 and
+    2025 texts, section 2). The office's public view withholds what follows from such a
+    start (web/privacy.py), and a director's output that holds one says so (cli)."""
+    if method == "blended":
+        return any(p is not None and p not in NO_AGE for p in age_ratings)
+    return method == "age" and rating not in NO_AGE and AGE_IN_TEXT.search(detail) is not None
+
+
+def uses_birth_date(initial: Initial | None) -> bool:
+    """`from_birth_date` of a Step 1 result."""
+    return initial is not None and from_birth_date(
+        initial.method, initial.rating, initial.detail, (s.age_rating for s in initial.sources))
 
 
 def initial_rating(player: Player, system: System, rules: RuleSet, end_date: date) -> Initial:

@@ -207,13 +207,18 @@ tbody tr:nth-child(even) { background: #f7f7f7; }
 """.strip()
 
 
-def render_html(event: Event, results: Sequence[SectionResult]) -> str:
-    """A self-contained HTML page: a table per section with pre -> post per system."""
+def render_html(event: Event, results: Sequence[SectionResult], notice: str | None = None
+                ) -> str:
+    """A self-contained HTML page: a table per section with pre -> post per system;
+    ``notice`` (the private data it holds, `result_json.PRIVATE_NOTICE`) first, in bold."""
     esc = html.escape
     title = event.name or event.id or "Crosstable"
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              f"<title>{esc(title)}: crosstable</title>", f"<style>\n{_STYLE}\n</style>",
-             "</head>", "<body>", f"<h1>{esc(title)}</h1>",
+             "</head>", "<body>"]
+    if notice:
+        parts.append(f'<p class="private"><strong>{esc(notice)}</strong></p>')
+    parts += [f"<h1>{esc(title)}</h1>",
              f'<p class="meta">Event {esc(event.id)}, {event.start_date.isoformat()} to '
              f"{event.end_date.isoformat()}</p>"]
     for section, result in _pairs(event, results):

@@ -6,15 +6,41 @@ later event can be rated from this output alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
 from ..core.floors import Floors
 from ..core.formulas import round_half_up
-from ..core.initial import Initial
+from ..core.initial import Initial, uses_birth_date
 from ..core.model import Event, Rating
 from ..core.results import RatingResult, SectionResult, StepResult
 from .event_details import details_to_json
+
+#: What a director's output says when a rating in it started from a birth date.
+PRIVATE_NOTICE = ("PRIVATE: a rating here started from a member's birth date (an "
+                  "age-based or blended initial rating, section 2), and its numbers give "
+                  "the member's age away. This output is for the director and the ratings "
+                  "office: do not publish it. The office's public pages withhold those "
+                  "numbers (docs/web.md, Privacy).")
+
+
+def holds_birth_dates(results: Iterable[SectionResult]) -> bool:
+    """Whether a rating of these sections started from a member's birth date
+    (`initial.uses_birth_date`)."""
+    return any(uses_birth_date(r.initial) for result in results for p in result.players
+               for r in p.ratings.values())
+
+
+def results_document(rated: Iterable[tuple[Event, list[SectionResult]]]) -> dict[str, Any]:
+    """The JSON of ``uscf rate --json``: ``{"events": [...]}``, and first ``"private"``
+    (`PRIVATE_NOTICE`) where a rating started from a birth date."""
+    events = list(rated)
+    document: dict[str, Any] = {}
+    if holds_birth_dates(r for _, results in events for r in results):
+        document["private"] = PRIVATE_NOTICE
+    document["events"] = [event_to_dict(e, r) for e, r in events]
+    return document
 
 
 def event_to_dict(event: Event, results: list[SectionResult]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from ..core.model import Event
 from ..core.pipeline import rate_section
 from ..core.results import SectionResult
 from ..core.settled import settled
-from ..formats.result_json import event_to_dict
+from ..formats.result_json import results_document
 from .problems import RATING_FAILURES, from_rating_error
 
 
@@ -22,6 +22,7 @@ def rate_event(event: Event) -> list[SectionResult]:
 
 
 def rate_document(event: Event) -> dict[str, Any]:
-    """The JSON of ``uscf rate --json`` for this one event."""
+    """The JSON of ``uscf rate --json`` for this one event: the sender's own numbers,
+    with the notice that they hold an age where a rating started from a birth date."""
     event = settled(event)
-    return {"events": [event_to_dict(event, rate_event(event))]}
+    return results_document([(event, rate_event(event))])
