@@ -9,11 +9,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from .domain import FIELDS, MAX_RATING, player_label, rating_problems, section_label
 from .model import PLAYED_CODES, RESULT_CODES, Player, Result, Section, SectionType
+
+__all__ = ["MAX_RATING", "Problem", "SectionError", "check_section", "player_label",
+           "section_label"]
 
 MIRROR = {"W": "L", "L": "W", "D": "D"}
 _PLAYED = frozenset(PLAYED_CODES)  #: for membership tests, once per result
-MAX_RATING = 3500.0
+_RATING, _GAMES = FIELDS["Rating.rating"], FIELDS["Rating.games"]
 
 
 @dataclass(frozen=True)
@@ -38,15 +42,6 @@ class SectionError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in problems))
-
-
-def section_label(section: Section) -> str:
-    return f"section {section.number}" + (f" ({section.name})" if section.name else "")
-
-
-def player_label(player: Player) -> str:
-    ident = f", id {player.id}" if player.id else ""
-    return f"player {player.pair}{ident}"
 
 
 def check_section(section: Section) -> None:
@@ -83,10 +78,12 @@ def check_section(section: Section) -> None:
         if pair < 1:
             add(player, None, f"pair number {pair} is not a positive whole number")
         for system, rating in player.ratings.items():
-            if not 0 < rating.rating <= MAX_RATING:
-                add(player, None, f"{system} rating {rating.rating:g} is outside 0..{MAX_RATING:g}")
-            if rating.games < 0:
-                add(player, None, f"{system} games (N) {rating.games} is negative")
+            # the two numbers every formula reads, in their domain (core/domain.py); the
+            # readers check every field (domain.event_problems)
+            if not (_RATING.holds(rating.rating) and _GAMES.holds(rating.games)):
+                for message in rating_problems(system.value, {"rating": rating.rating,
+                                                               "games": rating.games}):
+                    add(player, None, message)
         results = player.results
         if not round_robin and len(rounds_of[pair]) != len(results):
             for rnd, count in Counter(r.round for r in results).items():
