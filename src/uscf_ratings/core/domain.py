@@ -314,8 +314,9 @@ def event_problems(event: Event) -> list[DomainProblem]:
     check(place, "Event.end_date", "end date", event.end_date)
     _dates_in_order(found, place, event.start_date, event.end_date)
     _details(found, place, event.details)
-    numbers = Counter(s.number for s in event.sections)
-    for number, count in sorted(numbers.items(), key=lambda item: str(item[0])):
+    numbers = Counter(s.number for s in event.sections
+                      if FIELDS["Section.number"].holds(s.number))
+    for number, count in numbers.items():  # in the order of the sections
         if count > 1:
             found.append(DomainProblem(place, f"section number {shown(number)} is used by "
                                               f"{count} sections: expected each once"))
