@@ -355,3 +355,14 @@ def test_the_documented_values_are_inside_their_domains() -> None:
             value = getattr(rules.constants, key, None)
             value = getattr(rules, key) if value is None else value
             assert d.holds(value), (rules.name, key, value)
+
+
+def test_the_forbidden_characters_are_unicodes_control_and_surrogate_categories() -> None:
+    """The text check searches for fixed ranges; Unicode's own categories (Cc, Cs) are
+    what the domain says it refuses."""
+    import unicodedata
+
+    text = FIELDS["Player.name"]
+    wrong = [c for c in map(chr, range(0x110000))
+             if text.holds(f"a{c}b") == (unicodedata.category(c) in ("Cc", "Cs"))]
+    assert wrong == []

@@ -40,7 +40,7 @@ The bounds, and why:
 from __future__ import annotations
 
 import math
-import unicodedata
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -54,7 +54,6 @@ from .model import (
     EventDetails,
     FideRating,
     Player,
-    Rating,
     Section,
 )
 from .rules import FIRST_COVERED, RULE_SETS
@@ -84,7 +83,9 @@ YEARS_AHEAD = 10
 EARLIEST = date(1900, 1, 1)
 LATEST = date(RULE_SETS[-1].effective.year + YEARS_AHEAD, 12, 31)
 
-_BAD_TEXT = frozenset({"Cc", "Cs"})
+#: Unicode's control characters (category Cc: U+0000 to U+001F and U+007F to U+009F) and
+#: surrogates (Cs: U+D800 to U+DFFF), as one search (a test holds it to the categories)
+_BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -123,9 +124,11 @@ class Domain:
     def holds(self, value: Any) -> bool:
         """Whether ``value`` is in the domain."""
         kind = self.kind
+        if type(value) is int and kind == "whole number":  # the common case, quickly
+            return bool(self.low <= value <= self.high)
         if kind in ("text", "id"):
             return (isinstance(value, str) and len(value) <= self.high
-                    and not any(unicodedata.category(c) in _BAD_TEXT for c in value))
+                    and _BAD_TEXT.search(value) is None)
         if kind == "date":
             return (isinstance(value, date) and not hasattr(value, "hour")
                     and self.low <= value <= self.high)
@@ -271,21 +274,24 @@ def rating_problems(system: str, values: Mapping[str, Any]) -> list[str]:
     missing or None is not given) checked: the messages, each naming the system and the
     field ("R floor 99999: expected ...", "R games (N) -4: expected ..."). Member lists
     give the same fields."""
+    return _rating_problems(system, values.get)
+
+
+def _rating_problems(system: str, get: Any) -> list[str]:
     found = []
-    for name in ("rating", "games", *_RATING_OPTIONAL):
-        value = values.get(name)
-        if value is None and name not in ("rating", "games"):
-            continue
-        label = "games (N)" if name == "games" else name
-        message = FIELDS[f"Rating.{name}"].problem(f"{system} {label}", value)
-        if message is not None:
-            found.append(message)
+    for name, label, d, optional in _RATING_CHECKS:
+        value = get(name)
+        if not ((value is None and optional) or d.holds(value)):
+            found.append(d.problem(f"{system} {label}", value) or "")
     return found
 
 
-def of_rating(rating: Rating) -> dict[str, Any]:
-    """A rating's fields that `rating_problems` checks, by name."""
-    return {name: getattr(rating, name) for name in ("rating", "games", *_RATING_OPTIONAL)}
+#: a rating's fields, the words a message names them by, their domains, and whether the
+#: field may be left out
+_RATING_CHECKS = tuple(
+    (name, "games (N)" if name == "games" else name, FIELDS[f"Rating.{name}"],
+     name not in ("rating", "games"))
+    for name in ("rating", "games", *_RATING_OPTIONAL))
 
 
 def section_label(section: Section) -> str:
@@ -374,7 +380,9 @@ def section_problems(section: Section) -> list[DomainProblem]:
 
 
 def player_problems(player: Player, section_start: date | None = None) -> list[str]:
-    """Every value of ``player`` outside its domain, as messages naming the field."""
+    """Every value of ``player`` outside its domain, as messages naming the field. Each
+    value is tested first and its message made only when it fails: a file's players are
+    checked at every door, and most values are good."""
     found: list[str] = []
 
     def check(key: str, label: str, value: Any) -> None:
@@ -382,9 +390,11 @@ def player_problems(player: Player, section_start: date | None = None) -> list[s
         if message is not None:
             found.append(message)
 
-    check("Player.pair", "pair number", player.pair)
-    check("Player.id", "id", player.id)
-    check("Player.name", "name", player.name)
+    if not _PAIR.holds(player.pair):
+        check("Player.pair", "pair number", player.pair)
+    if not (_MEMBER_ID.holds(player.id) and _TEXT.holds(player.name)):
+        check("Player.id", "id", player.id)
+        check("Player.name", "name", player.name)
     birth = player.birth_date
     if birth is not None:
         check("Player.birth_date", "birth date", birth)
@@ -392,7 +402,7 @@ def player_problems(player: Player, section_start: date | None = None) -> list[s
             found.append(f"birth date {birth.isoformat()} is after the section's start "
                          f"{section_start.isoformat()}")
     for system, rating in player.ratings.items():
-        found.extend(rating_problems(str(system), of_rating(rating)))
+        found.extend(_rating_problems(str(system), rating.__dict__.get))
         for i, change in enumerate(rating.match_changes, 1):
             check("MatchChange.date", f"{system} match change {i} date", change.date)
             check("MatchChange.change", f"{system} match change {i}", change.change)
@@ -401,23 +411,33 @@ def player_problems(player: Player, section_start: date | None = None) -> list[s
         check("InitialRating.games", f"{system} initial games", initial.games)
     _foreign(found, "FIDE", "FideRating", player.fide)
     _foreign(found, "CFC", "CfcRating", player.cfc)
-    check("Player.results", "number of results", len(player.results))
-    for result in player.results[:MAX_ROUNDS]:
-        check("Result.round", "round", result.round)
-        if result.opponent is not None:
-            check("Result.opponent", f"round {shown(result.round)} opponent", result.opponent)
+    results = player.results
+    check("Player.results", "number of results", len(results))
+    for result in results[:MAX_ROUNDS]:
+        rnd, opponent = result.round, result.opponent
+        # `Domain.holds` written out for the usual whole numbers: a player has a result a
+        # round, and this loop is most of the check's time
+        if type(rnd) is not int or not 1 <= rnd <= MAX_ROUNDS:
+            check("Result.round", "round", rnd)
+        if opponent is not None and (type(opponent) is not int
+                                     or not 1 <= opponent <= MAX_PAIR):
+            check("Result.opponent", f"round {shown(rnd)} opponent", opponent)
     return found
+
+
+_PAIR = FIELDS["Player.pair"]
 
 
 def _foreign(found: list[str], name: str, kind: str,
              rating: FideRating | CfcRating | None) -> None:
     if rating is None:
         return
-    for message in (FIELDS[f"{kind}.rating"].problem(f"{name} rating", rating.rating),
-                    None if rating.date is None else
-                    FIELDS[f"{kind}.date"].problem(f"{name} rating's date", rating.date)):
-        if message is not None:
-            found.append(message)
+    value, day = rating.rating, rating.date
+    rated, dated = FIELDS[f"{kind}.rating"], FIELDS[f"{kind}.date"]
+    if not rated.holds(value):
+        found.append(rated.problem(f"{name} rating", value) or "")
+    if day is not None and not dated.holds(day):
+        found.append(dated.problem(f"{name} rating's date", day) or "")
 
 
 def member_problems(member: str, values: Iterable[tuple[str, str, Any]]) -> list[str]:
