@@ -115,11 +115,13 @@ class Domain:
 
     def problem(self, label: str, value: Any) -> str | None:
         """None if ``value`` is in the domain, else the one message every door gives:
-        ``"{label} {value}: expected {the domain} ({why})"``."""
+        ``"{label} {value}: expected {the domain} ({why})"`` (without a label where the
+        door names the field itself, as a form does beside the field)."""
         if self.holds(value):
             return None
         why = f" ({self.why})" if self.why else ""
-        return f"{label} {shown(value)}: expected {self.expected()}{why}"
+        named = f"{label} {shown(value)}" if label else shown(value)
+        return f"{named}: expected {self.expected()}{why}"
 
     def holds(self, value: Any) -> bool:
         """Whether ``value`` is in the domain."""
