@@ -366,3 +366,18 @@ def test_the_forbidden_characters_are_unicodes_control_and_surrogate_categories(
     wrong = [c for c in map(chr, range(0x110000))
              if text.holds(f"a{c}b") == (unicodedata.category(c) in ("Cc", "Cs"))]
     assert wrong == []
+
+
+def test_rating_a_section_past_the_rules_reach_is_refused_not_divided_by_zero() -> None:
+    """Issue 37: a section dated 9999-12-31 ended in a ZeroDivisionError in blending when
+    rated through the library (core.pipeline.rate_section); the section's own domain is
+    checked with its consistency (core.validate.check_section)."""
+    from uscf_ratings.core.pipeline import rate_section
+    from uscf_ratings.core.validate import SectionError
+
+    late = date(9999, 12, 31)
+    section = replace(valid_event().sections[0], start_date=late, end_date=late)
+    with pytest.raises(SectionError) as refused:
+        rate_section(section)
+    assert str(refused.value).startswith("section 1 (Open): start date 9999-12-31: expected "
+                                         "a date from 2013-05-08 to 2035-12-31")

@@ -107,3 +107,14 @@ def test_set_floor_event_file_and_member_list_say_one_thing(office: Office) -> N
     with pytest.raises(AdmissionError):
         office.rate(in_an_event(Rating(1500.0, 30, DAY, floor=99999.0)))
     assert every_row(office) == before
+
+
+def test_two_sections_of_one_number_are_refused_before_the_database(office: Office) -> None:
+    """Issue 37: they ended in an IntegrityError (the office's key is the event id and the
+    section number)."""
+    event = in_an_event(Rating(1500.0, 30, DAY))
+    twice = replace(event, sections=(event.sections[0], event.sections[0]))
+    before = every_row(office)
+    with pytest.raises(AdmissionError, match="section number 1 is used by 2 sections"):
+        office.rate(twice)
+    assert every_row(office) == before

@@ -71,8 +71,9 @@ MEMBER_ID_LENGTH = 32
 EVENT_ID_LENGTH = 64
 #: names, places and other free text
 TEXT_LENGTH = 200
-#: a time control as written (G/90;d30, 40/120, SD/30 ...)
-TIME_CONTROL_LENGTH = 100
+#: a time control as written (G/90;d30, 40/120, SD/30 ...; real reports write a schedule
+#: for each round, up to 748 characters in ../shared)
+TIME_CONTROL_LENGTH = 1_000
 #: a member's state or region as a member list gives it (schema.members.state)
 STATE_LENGTH = 8
 MAX_SECTION = 99_999
@@ -206,7 +207,8 @@ FIELDS: dict[str, Domain] = {
     "Section.number": Domain("whole number", 1, MAX_SECTION, why="far more than any event has"),
     "Section.name": _TEXT,
     "Section.time_control": Domain("text", high=TIME_CONTROL_LENGTH,
-                                   why="G/90;d30, 40/120,SD/30;d10 and their like"),
+                                   why="G/90;d30, 40/120,SD/30;d10, or a schedule for "
+                                       "each round"),
     "Section.start_date": _COVERED,
     "Section.end_date": _COVERED,
     "Player.pair": Domain("whole number", 1, MAX_PAIR, why="far more than any section has"),
@@ -320,7 +322,7 @@ def event_problems(event: Event) -> list[DomainProblem]:
     check(place, "Event.name", "name", event.name)
     check(place, "Event.start_date", "start date", event.start_date)
     check(place, "Event.end_date", "end date", event.end_date)
-    _dates_in_order(found, place, event.start_date, event.end_date)
+    found.extend(_in_order(place, event.start_date, event.end_date))
     _details(found, place, event.details)
     numbers = Counter(s.number for s in event.sections
                       if FIELDS["Section.number"].holds(s.number))
@@ -333,10 +335,12 @@ def event_problems(event: Event) -> list[DomainProblem]:
     return found
 
 
-def _dates_in_order(found: list[DomainProblem], place: str, start: Any, end: Any) -> None:
+def _in_order(place: str, start: Any, end: Any) -> list[DomainProblem]:
+    """An end date before the start date, if it is."""
     if isinstance(start, date) and isinstance(end, date) and end < start:
-        found.append(DomainProblem(place, f"end date {end.isoformat()} is before the start "
-                                          f"date {start.isoformat()}"))
+        return [DomainProblem(place, f"end date {end.isoformat()} is before the start date "
+                                     f"{start.isoformat()}")]
+    return []
 
 
 def _details(found: list[DomainProblem], place: str, details: EventDetails) -> None:
@@ -360,24 +364,39 @@ def _details(found: list[DomainProblem], place: str, details: EventDetails) -> N
 
 def section_problems(section: Section) -> list[DomainProblem]:
     """Every value of ``section`` and its players outside its domain."""
-    found: list[DomainProblem] = []
     place = section_label(section)
-
-    def check(where: str, key: str, label: str, value: Any) -> None:
-        message = FIELDS[key].problem(label, value)
-        if message is not None:
-            found.append(DomainProblem(where, message))
-
-    check(place, "Section.number", "number", section.number)
-    check(place, "Section.name", "name", section.name)
-    if section.time_control is not None:
-        check(place, "Section.time_control", "time control", section.time_control)
-    check(place, "Section.start_date", "start date", section.start_date)
-    check(place, "Section.end_date", "end date", section.end_date)
-    _dates_in_order(found, place, section.start_date, section.end_date)
+    found = [DomainProblem(place, message) for message in section_own_problems(section)]
     for player in section.players:
         found.extend(DomainProblem(f"{place}, {player_label(player)}", message)
                      for message in player_problems(player, section.start_date))
+    return found
+
+
+def section_own_problems(section: Section, before_coverage: bool = True) -> list[str]:
+    """The section's own values (its number, name, time control and dates) outside their
+    domain, and an end date before the start date; not its players'. Cheap enough for
+    every rating (`core.validate.check_section` asks it): a date past the rules' reach
+    must not reach the arithmetic (9999-12-31 divided by zero in blending).
+    ``before_coverage=False`` leaves a date before the rules' coverage unsaid, for
+    `rules.rules_for` to refuse as `NoRuleSet` (`uscf fidelity` counts such sections
+    apart from those refused)."""
+    found: list[str] = []
+
+    def check(key: str, label: str, value: Any) -> None:
+        if (not before_coverage and isinstance(value, date)
+                and EARLIEST <= value < FIRST_COVERED):
+            return
+        message = FIELDS[key].problem(label, value)
+        if message is not None:
+            found.append(message)
+
+    check("Section.number", "number", section.number)
+    check("Section.name", "name", section.name)
+    if section.time_control is not None:
+        check("Section.time_control", "time control", section.time_control)
+    check("Section.start_date", "start date", section.start_date)
+    check("Section.end_date", "end date", section.end_date)
+    found.extend(p.message for p in _in_order("", section.start_date, section.end_date))
     return found
 
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .domain import FIELDS, MAX_RATING, player_label, rating_problems, section_label
+from .domain import (
+    FIELDS,
+    MAX_RATING,
+    player_label,
+    rating_problems,
+    section_label,
+    section_own_problems,
+)
 from .model import PLAYED_CODES, RESULT_CODES, Player, Result, Section, SectionType
 
 __all__ = ["MAX_RATING", "Problem", "SectionError", "check_section", "player_label",
@@ -58,8 +65,11 @@ def check_section(section: Section) -> None:
         problems.append(Problem(label, None if player is None else player_label(player), rnd,
                                 message))
 
-    if section.end_date < section.start_date:
-        add(None, None, f"end date {section.end_date} is before start date {section.start_date}")
+    # the section's own values in their domain (its number, its dates within the rules'
+    # reach, the end not before the start): core/domain.py, as every reader checks them;
+    # a date before the rules' coverage is rules_for's NoRuleSet, which callers count apart
+    for message in section_own_problems(section, before_coverage=False):
+        add(None, None, message)
     players = section.players
     by_pair = {p.pair: p for p in players}
     if len(by_pair) != len(players):
