@@ -28,7 +28,8 @@ def every_row(office: Office) -> list[tuple[object, ...]]:
     with office.engine.connect() as c:
         return sorted(tuple(map(repr, row)) for table in (schema.members, schema.baselines,
                                                          schema.floors, schema.events,
-                                                         schema.ratings, schema.audit)
+                                                         schema.ratings, schema.audit,
+                                                         schema.published_history)
                       for row in c.execute(select(table)))
 
 
@@ -117,4 +118,30 @@ def test_two_sections_of_one_number_are_refused_before_the_database(office: Offi
     before = every_row(office)
     with pytest.raises(AdmissionError, match="section number 1 is used by 2 sections"):
         office.rate(twice)
+    assert every_row(office) == before
+
+
+def test_a_published_history_out_of_its_domain_changes_nothing(office: Office) -> None:
+    """`import-history`: an entry's ratings, N and section number have the event's domain;
+    its dates may go back before the rules' coverage (a history is not rated again)."""
+    from uscf_ratings.formats.member_history import HistoryEntry, MemberHistory
+
+    def entry(post: float, games: int | None, section: int = 1) -> HistoryEntry:
+        return HistoryEntry("200901010001", "Old Open", section, "Open", date(2009, 1, 1),
+                            date(2009, 1, 1), System.R, None, post, games)
+
+    good = MemberHistory("41000001", (entry(1500.0, 10),))
+    office.import_history([good])  # 2009, before the rules' coverage: a history may be
+    before = every_row(office)
+    bad = MemberHistory("41000001", (entry(99999.0, 2**63 - 1, section=0),))
+    with pytest.raises(AdmissionError) as refused:
+        office.import_history([bad])
+    assert str(refused.value).splitlines() == [
+        "history: member 41000001: entry 1 section 0: expected a whole number from 1 to "
+        "99999 (far more than any event has)",
+        "history: member 41000001: entry 1 R rating after 99999: expected a number from 100 "
+        "to 3500 (section 5: no rating is below the absolute floor of 100)",
+        "history: member 41000001: entry 1 R games after 9223372036854775807: expected a "
+        "whole number from 0 to 1000000 (a thousand times the most games anyone has played; "
+        "the database stores N + m in a 32-bit integer)"]
     assert every_row(office) == before
