@@ -1,6 +1,6 @@
 """One value outside its domain is refused in the same words by every door (issue 37):
 `uscf rate`, `uscf db rate`, the API's POST /api/events (the office's write) and POST
-/api/rate, each naming the place and the field and saying what was expected; and the
+/api/rate, and the upload of a file to the web's estimator, each naming the place and the field and saying what was expected; and the
 office's database is unchanged, row by row.
 
 The values are drawn by hypothesis around the bounds the documents give (section 5 of
@@ -10,6 +10,7 @@ count of 2**63 - 1 wrapped to a negative N before; 10**30 raised OverflowError).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
@@ -91,7 +92,7 @@ def lines_after(source: str, text: str) -> set[str]:
     return found
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(data=st.data())
@@ -126,6 +127,15 @@ def test_every_door_refuses_a_value_outside_its_domain_in_the_same_words(
     assert first, said
     for door, lines in said.items():
         assert lines == first, f"{door} says otherwise:\n{lines}\nnot\n{first}"
+    # the web's upload of a director's file (Check my rating: a whole section) lists the
+    # same lines on its page
+    page = client.post("/estimate/section",
+                       files={"file": ("bad.json", text.encode(), "application/json")})
+    assert page.status_code == 422
+    shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.text)).split())
+    for line in first:
+        line = " ".join(line.split())
+        assert line in shown.replace(" : ", ": "), f"the upload's page does not say {line!r}"
     # the message names the place, the field and what was expected
     assert any(label in line and "expected" in line for line in first), first
     where = "event 'domain-1'" if path.startswith("event") else "section "
