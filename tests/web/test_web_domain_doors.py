@@ -1,7 +1,8 @@
 """One value outside its domain is refused in the same words by every door (issue 37):
 `uscf rate`, `uscf db rate`, the API's POST /api/events (the office's write) and POST
-/api/rate, and the upload of a file to the web's estimator, each naming the place and the field and saying what was expected; and the
-office's database is unchanged, row by row.
+/api/rate, and the upload of a file to the web's estimator, each naming the place and
+the field and saying what was expected; and the office's database is unchanged, row by
+row.
 
 The values are drawn by hypothesis around the bounds the documents give (section 5 of
 the 2025 text: ratings from the absolute floor of 100; floors at 100-point levels up to
