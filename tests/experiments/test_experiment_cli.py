@@ -68,6 +68,15 @@ def test_the_experiment_writes_its_table_csv_and_plots(spec: Path) -> None:
     ("[[variant]]\nname = 'a'\n", "no history: give history"),
     ("from = 2026-06-01\nto = 2026-01-01\n[[variant]]\nname = 'a'\n",
      "from (2026-06-01) is after to (2026-01-01)"),
+    # numbers that make the formulas meaningless (issue 37; core/domain.py, OPTIONS)
+    ("history = 'h'\n[[variant]]\nname = 'a'\n[[variant]]\nname = 'b'\nbonus_threshold = -4\n",
+     "[[variant]] 2: variant 'b': bonus_threshold -4: expected a number from 0"),
+    ("history = 'h'\n[[variant]]\nname = 'k'\nk_numerator = -800\n",
+     "[[variant]] 1: variant 'k': k_numerator -800: expected a number above 0"),
+    ("history = 'h'\n[[variant]]\nname = 'n'\nn_star_games = 0\n",
+     "[[variant]] 1: variant 'n': n_star_games 0: expected a number above 0"),
+    ("history = 'h'\n[grid]\nbonus_threshold = [8, 10, -2]\n",
+     "grid.bonus_threshold[2]: bonus_threshold -2: expected a number from 0"),
 ])
 def test_a_bad_spec_is_refused_in_one_line_naming_it(tmp_path: Path, text: str,
                                                      message: str) -> None:

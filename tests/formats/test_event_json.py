@@ -50,13 +50,25 @@ def test_every_schema_problem_is_reported_with_its_path() -> None:
     data = minimal()
     players = data["sections"][0]["players"]  # type: ignore[index]
     players[0]["results"] = ["W2", "Q7"]
-    players[1]["ratings"]["R"]["rating"] = -5
+    players[1]["ratings"]["R"]["rating"] = "-5"  # the schema states types; ranges: below
     with pytest.raises(ParseError) as caught:
         parse_event(json.dumps(data), "club.json")
     text = str(caught.value)
     assert "club.json: sections[0].players[0].results[1]: result 'Q7' is not a US Chess code" in text
     assert "sections[0].players[1].ratings.R.rating" in text
     assert len(caught.value.issues) == 2
+
+
+def test_a_value_out_of_its_range_is_named_by_its_place_and_domain() -> None:
+    """The ranges are the domain's (docs/domain.md): no rating below the absolute floor of
+    100 (2025 text, section 5)."""
+    data = minimal()
+    data["sections"][0]["players"][1]["ratings"]["R"]["rating"] = -5  # type: ignore[index]
+    with pytest.raises(ParseError) as caught:
+        parse_event(json.dumps(data), "club.json")
+    [issue] = caught.value.issues
+    assert issue.where.startswith("section 1, player 2")
+    assert issue.message.startswith("R rating -5: expected a number from 100 to 3500")
 
 
 def test_bad_calendar_date_is_named() -> None:

@@ -78,7 +78,7 @@ def test_estimate_form_problems_are_listed_beside_the_form(bare_client: Any) -> 
     text = text_of(page.text)
     assert "give your rating (N too, if you know it), or choose unrated" in text
     assert "'abc' is not a number" in text
-    assert "5000 is outside 1..3500" in text
+    assert "5000: expected a number from 100 to 3500" in text  # docs/domain.md
     assert "'X' is not W, D or L" in text
     assert 'value="abc"' in page.text  # what was typed stays in the form
     empty = bare_client.post("/estimate", data=estimate_form(opp_rating=[""]))

@@ -9,11 +9,22 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from .domain import (
+    FIELDS,
+    MAX_RATING,
+    player_label,
+    rating_problems,
+    section_label,
+    section_own_problems,
+)
 from .model import PLAYED_CODES, RESULT_CODES, Player, Result, Section, SectionType
+
+__all__ = ["MAX_RATING", "Problem", "SectionError", "check_section", "player_label",
+           "section_label"]
 
 MIRROR = {"W": "L", "L": "W", "D": "D"}
 _PLAYED = frozenset(PLAYED_CODES)  #: for membership tests, once per result
-MAX_RATING = 3500.0
+_RATING, _GAMES = FIELDS["Rating.rating"], FIELDS["Rating.games"]
 
 
 @dataclass(frozen=True)
@@ -40,15 +51,6 @@ class SectionError(ValueError):
         super().__init__("\n".join(str(p) for p in problems))
 
 
-def section_label(section: Section) -> str:
-    return f"section {section.number}" + (f" ({section.name})" if section.name else "")
-
-
-def player_label(player: Player) -> str:
-    ident = f", id {player.id}" if player.id else ""
-    return f"player {player.pair}{ident}"
-
-
 def check_section(section: Section) -> None:
     """Raise `SectionError` listing every inconsistency in ``section``.
 
@@ -63,8 +65,11 @@ def check_section(section: Section) -> None:
         problems.append(Problem(label, None if player is None else player_label(player), rnd,
                                 message))
 
-    if section.end_date < section.start_date:
-        add(None, None, f"end date {section.end_date} is before start date {section.start_date}")
+    # the section's own values in their domain (its number, its dates within the rules'
+    # reach, the end not before the start): core/domain.py, as every reader checks them;
+    # a date before the rules' coverage is rules_for's NoRuleSet, which callers count apart
+    for message in section_own_problems(section, before_coverage=False):
+        add(None, None, message)
     players = section.players
     by_pair = {p.pair: p for p in players}
     if len(by_pair) != len(players):
@@ -83,10 +88,12 @@ def check_section(section: Section) -> None:
         if pair < 1:
             add(player, None, f"pair number {pair} is not a positive whole number")
         for system, rating in player.ratings.items():
-            if not 0 < rating.rating <= MAX_RATING:
-                add(player, None, f"{system} rating {rating.rating:g} is outside 0..{MAX_RATING:g}")
-            if rating.games < 0:
-                add(player, None, f"{system} games (N) {rating.games} is negative")
+            # the two numbers every formula reads, in their domain (core/domain.py); the
+            # readers check every field (domain.event_problems)
+            if not (_RATING.holds(rating.rating) and _GAMES.holds(rating.games)):
+                for message in rating_problems(system.value, {"rating": rating.rating,
+                                                               "games": rating.games}):
+                    add(player, None, message)
         results = player.results
         if not round_robin and len(rounds_of[pair]) != len(results):
             for rnd, count in Counter(r.round for r in results).items():

@@ -14,6 +14,14 @@ the formulas); every other field keeps its documented value for the section's da
 Traceback (most recent call last):
 ...
 uscf_ratings.core.variants.VariantError: variant 'x': no rule field 'bonus' ...
+
+A number is refused outside the domain where its formula means something
+(core/domain.py, `OPTIONS`):
+
+>>> Variant("y", {"k_numerator": -800})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+uscf_ratings.core.variants.VariantError: variant 'y': k_numerator -800: expected a number above 0 ...
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from typing import Any
 
 from . import conversions
 from .constants import DOCUMENTED, Constants
+from .domain import option_problem
 from .model import System
 from .rules import RuleSet, rules_for
 
@@ -104,11 +113,15 @@ DOCUMENTED_RULES = Variant("documented")
 
 
 def _checked(name: str, key: str, value: Any) -> Any:
-    """``value`` for field ``key`` in the type the rule set holds, or VariantError."""
+    """``value`` for field ``key`` in the type the rule set holds and in its domain
+    (core/domain.py, `OPTIONS`), or VariantError."""
     where = f"variant {name!r}"
     if key in CONSTANT_FIELDS or RULE_FIELDS.get(key) is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise VariantError(f"{where}: {key} must be a number, not {value!r}")
+        problem = option_problem(key, value)
+        if problem is not None:
+            raise VariantError(f"{where}: {problem}")
         return float(value)
     kind = RULE_FIELDS.get(key)
     if kind is None:

@@ -19,8 +19,11 @@
     [grid]                      # one variant for each combination of these values
     bonus_threshold = [8, 10, 12, 14, 16]
 
-The fields a variant may change are those of core/variants.py (`FIELDS`). Every problem
-is a `SpecError` that names the file and the key.
+The fields a variant may change are those of core/variants.py (`FIELDS`), each number
+within its domain (core/domain.py, `OPTIONS`). An experiment runs exactly the variants the
+file names: its ``[[variant]]`` tables and its grid's combinations, nothing added; the
+documented rules are a variant only where a table without fields names them. Every
+problem is a `SpecError` that names the file and the key.
 """
 
 from __future__ import annotations
@@ -129,25 +132,35 @@ def _variants(data: dict[str, Any], path: Path) -> list[Variant]:
     listed = data.get("variant", [])
     if not isinstance(listed, list):
         raise SpecError(f"{path}: variant must be a list of tables ([[variant]])")
-    try:
-        for i, table in enumerate(listed, 1):
-            fields = dict(table)
-            name = fields.pop("name", None)
-            if not isinstance(name, str) or not name:
-                raise SpecError(f"{path}: variant {i} has no name")
+    for i, table in enumerate(listed, 1):
+        if not isinstance(table, dict):
+            raise SpecError(f"{path}: variant {i} must be a table ([[variant]])")
+        fields = dict(table)
+        name = fields.pop("name", None)
+        if not isinstance(name, str) or not name:
+            raise SpecError(f"{path}: variant {i} has no name")
+        try:
             out.append(Variant(name, fields))
-        grid = data.get("grid", {})
-        if not isinstance(grid, dict):
-            raise SpecError(f"{path}: grid must be a table of lists ([grid])")
-        for key, values in grid.items():
-            if not isinstance(values, list) or not values:
-                raise SpecError(f"{path}: grid.{key} must be a list of values")
-        keys = list(grid)
-        for combination in itertools.product(*(grid[k] for k in keys)):
-            fields = dict(zip(keys, combination, strict=True))
-            out.append(Variant(", ".join(f"{k} = {v}" for k, v in fields.items()), fields))
-    except VariantError as error:
-        raise SpecError(f"{path}: {error}") from None
+        except VariantError as error:
+            raise SpecError(f"{path}: [[variant]] {i}: {error}") from None
+    grid = data.get("grid", {})
+    if not isinstance(grid, dict):
+        raise SpecError(f"{path}: grid must be a table of lists ([grid])")
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise SpecError(f"{path}: grid.{key} must be a list of values")
+        for at, value in enumerate(values):
+            try:  # each value alone, so that the message names its place in the list
+                Variant(key, {key: value})
+            except VariantError as error:
+                problem = str(error).removeprefix(f"variant {key!r}: ")
+                raise SpecError(f"{path}: grid.{key}[{at}]: {problem}") from None
+    keys = list(grid)
+    # without a grid there is no combination: product() of nothing is one empty tuple,
+    # which would add a variant of no name and no change that the file never named
+    for combination in itertools.product(*(grid[k] for k in keys)) if keys else ():
+        fields = dict(zip(keys, combination, strict=True))
+        out.append(Variant(", ".join(f"{k} = {v}" for k, v in fields.items()), fields))
     if not out:
         raise SpecError(f"{path}: no variant: give [[variant]] tables or a [grid]")
     names = [v.name for v in out]

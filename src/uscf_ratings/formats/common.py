@@ -1,6 +1,7 @@
 """What several file formats need alike: which systems a time control is rated in,
-which system a file's single rating column belongs to, and the one refusal of a section
-whose systems cannot be read from its file (`require_systems`)."""
+which system a file's single rating column belongs to, the one refusal of a section
+whose systems cannot be read from its file (`require_systems`), and the one check of
+every value read (`in_domain`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,22 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from ..core.domain import event_problems
 from ..core.model import Event, SectionType, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import section_label
 from .errors import Issue, ParseError
+
+
+def in_domain(event: Event, source: str) -> Event:
+    """``event`` as read, if every value is in its domain (core/domain.py); else a
+    `ParseError` naming ``source`` and, for each value, its place, the field and what
+    was expected: the same words whichever reader or door read it."""
+    problems = event_problems(event)
+    if problems:
+        raise ParseError(source, [Issue(p.place, p.message) for p in problems])
+    return event
 
 
 def systems_of(time_control: str | None, day: date, online: bool = False) -> tuple[System, ...] | None:

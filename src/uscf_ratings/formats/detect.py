@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import NamedTuple
 
 from ..core.model import Event, System
-from .common import with_systems
+from .common import in_domain, with_systems
 from .errors import Issue, ParseError
 from .losses import losses
 
@@ -137,7 +137,14 @@ def read_any(path: Path | str, fmt: str | None = None, *, event_date: date | Non
                                            "(leave --date out, or correct the file)")])
     if systems:
         event = with_systems(event, systems, str(path))
+    if chosen.name not in _CHECKED_BY_READER:
+        event = in_domain(event, str(path))
     return event
+
+
+#: the readers that check the domain themselves (`common.in_domain`): event JSON, which
+#: every door that takes JSON uses, and the ratings API's records, which `uscf verify` reads
+_CHECKED_BY_READER = frozenset({"json", "api"})
 
 
 def _json_from(module: ModuleType, path: Path, data: bytes) -> Event:

@@ -35,6 +35,7 @@ from ..core.model import (
     SectionType,
     System,
 )
+from .common import in_domain
 from .errors import Issue, ParseError
 from .event_details import details_from_json, details_to_json
 
@@ -127,9 +128,10 @@ def _path(parts: Any) -> str:
 
 
 def event_from_dict(data: Any, source: str = "<event>", *, checked: bool = False) -> Event:
-    """Build an event from event JSON. ``checked=True`` skips the schema check, for JSON
-    this project wrote itself (the office re-reads the events it stored at every re-rate,
-    and checking them again was half the cost of rating)."""
+    """Build an event from event JSON, every value in its domain (core/domain.py).
+    ``checked=True`` skips the schema and domain checks, for JSON this project wrote
+    itself (the office re-reads the events it stored at every re-rate, and checking them
+    again was half the cost of rating)."""
     if not checked:
         problems = schema_problems(data)
         if problems:
@@ -139,7 +141,7 @@ def event_from_dict(data: Any, source: str = "<event>", *, checked: bool = False
     event = builder.event(data)
     if issues:
         raise ParseError(source, issues)
-    return event
+    return event if checked else in_domain(event, source)
 
 
 def _explain(error: jsonschema.ValidationError) -> str:

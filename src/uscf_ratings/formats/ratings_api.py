@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, EventDetails, Player, Rating, Result, Section, SectionType, System
-from .common import DATE_HELP, kind_of, load_json, utf8_text
+from .common import DATE_HELP, in_domain, kind_of, load_json, utf8_text
 from .errors import Issue, ParseError
 from .outputs import total
 
@@ -132,7 +132,8 @@ def read_records(path: Path | str, *, event_date: date | None = None,
                  systems: tuple[System, ...] | None = None, data: bytes | None = None
                  ) -> ApiEvent:
     """Read ratings-API records (a standings page, or an event saved by ``uscf fetch``)
-    as the module's docstring says; a `ParseError` naming every problem otherwise."""
+    as the module's docstring says, every value in its domain (core/domain.py); a
+    `ParseError` naming every problem otherwise."""
     path = Path(path)
     source = str(path)
     text = utf8_text(path.read_bytes() if data is None else data, source)
@@ -140,6 +141,7 @@ def read_records(path: Path | str, *, event_date: date | None = None,
     found = reader.records(load_json(text, source))
     if reader.issues or found is None:
         raise ParseError(source, reader.issues or [Issue("", "no section read")])
+    in_domain(found.event, source)
     return found
 
 

@@ -6,11 +6,10 @@ pure function that returns every problem it finds, as lines that name the sectio
 player, the line or the field and say what was expected; the office raises them as one
 `AdmissionError` before its transaction writes anything.
 
-The ranges come from the rating system: no rating is below the absolute floor of 100
-(section 5 of the 2025 text), and floors set by hand are at 100-point levels from 100 to
-2200: section 5's prize floors ("at any 100-point level", up to 2000), section 7's
-lowered floors (100 points below the old one) and earned floors (1200 to 2100, the OLM
-floor of 2200) carried over from another record, such as a published member page.
+The domain of every value (a rating, N, a floor, a date, an id) is written once, in
+core/domain.py, with where each bound comes from; the checks here ask it, so a member
+list, a published history, ``set-floor`` and an event file refuse one value in the same
+words.
 """
 
 from __future__ import annotations
@@ -22,21 +21,23 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
+from ..core.domain import (
+    MEMBER_ID_LENGTH,
+    event_problems,
+    member_problems,
+    rating_problems,
+    value_problem,
+)
 from ..core.model import Event, Player, Section
-from ..core.validate import MAX_RATING, section_label
+from ..core.validate import section_label
+from ..formats.member_history import MemberHistory
 from ..formats.member_records import MemberRecord
 from .errors import AdmissionError
 
 __all__ = ["AdmissionError", "Verdict", "assigned_id", "check_birth_date", "check_event",
-           "check_hand_floor", "check_members", "with_assigned_ids"]
-
-#: the absolute floor: "No rating can be lower than the absolute rating floor" (2025, 5)
-MIN_RATING = 100.0
-#: floors set by hand: the 100-point levels from 100 to 2200 (see the module's docstring)
-HAND_FLOORS = tuple(float(level) for level in range(100, 2300, 100))
-#: the office's member ids are at most this long (schema.members.id)
-MEMBER_ID_LENGTH = 32
+           "check_hand_floor", "check_histories", "check_members", "with_assigned_ids"]
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,11 @@ class Verdict:
 
 
 def check_event(event: Event) -> Verdict:
-    """Every player has a member id, one id is one person, birth dates come before the
-    section. Two rows under one id with different names are a warning; refused when they
-    played each other (a player cannot meet herself)."""
-    problems: list[str] = []
+    """Every value in its domain (core/domain.py: the readers check it too; this is the
+    office's own door, for an event given as a model), every player has a member id, one
+    id is one person. Two rows under one id with different names are a warning; refused
+    when they played each other (a player cannot meet herself)."""
+    problems: list[str] = [str(p) for p in event_problems(event)]
     warnings: list[str] = []
     for section in event.sections:
         label = section_label(section)
@@ -65,10 +67,6 @@ def check_event(event: Event) -> Verdict:
                 + ", ".join(_who(p) for p in missing[:10])
                 + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
                 + "; give each an id in the file, or rate with --assign-ids")
-        for player in section.players:
-            if player.birth_date is not None and player.birth_date > section.start_date:
-                problems.append(f"{label}: {_who(player)}: birth date {player.birth_date} is "
-                                f"after the section's start {section.start_date}")
         problems.extend(_met_themselves(section, label))
     warnings.extend(_names_under_one_id(event))
     return Verdict(tuple(problems), tuple(warnings))
@@ -150,43 +148,65 @@ def with_assigned_ids(event: Event) -> tuple[Event, list[str]]:
 
 
 def check_members(records: Iterable[MemberRecord], source: str) -> list[str]:
-    """Ratings, N and the other numbers of imported members in range; one id a person
-    (the same id twice with different names is refused: which one is right?)."""
+    """Every value of imported members in its domain (core/domain.py: the same fields
+    and words as an event file's); one id a person (the same id twice with different
+    names is refused: which one is right?)."""
     problems: list[str] = []
     seen: dict[str, MemberRecord] = {}
     for record in records:
-        where = f"member {record.id}"
         first = seen.get(record.id)
         if first is not None and same_name_key(first.name) != same_name_key(record.name):
-            problems.append(f"{where}: listed twice, as {first.name!r} and {record.name!r}")
+            problems.append(f"member {record.id}: listed twice, as {first.name!r} and "
+                            f"{record.name!r}")
         seen.setdefault(record.id, record)
-        if len(record.id) > MEMBER_ID_LENGTH:
-            problems.append(f"{where}: id is longer than {MEMBER_ID_LENGTH} characters")
+        given: list[tuple[str, str, Any]] = [("Player.id", "id", record.id),
+                                             ("Player.name", "name", record.name)]
+        given += [(key, label, value) for key, label, value in (
+            ("Player.birth_date", "birth date", record.birth_date),
+            ("Member.state", "state", record.state),
+            ("FideRating.rating", "FIDE rating", record.fide_rating),
+            ("FideRating.date", "FIDE rating's date", record.fide_date),
+            ("CfcRating.rating", "CFC rating", record.cfc_rating),
+            ("CfcRating.date", "CFC rating's date", record.cfc_date)) if value is not None]
+        problems.extend(member_problems(record.id, given))
         for system, b in record.ratings.items():
-            here = f"{where}: {system.value}"
-            if not MIN_RATING <= b.rating <= MAX_RATING:
-                problems.append(f"{here} rating {b.rating:g} is outside "
-                                f"{MIN_RATING:g}..{MAX_RATING:g} (section 5: no rating is "
-                                "below the absolute floor of 100)")
-            if b.games < 0:
-                problems.append(f"{here} games (N) {b.games} is negative")
-            for name in ("wins", "draws", "losses", "events3", "games_above_2200"):
-                value = getattr(b, name)
-                if value is not None and value < 0:
-                    problems.append(f"{here} {name} {value} is negative")
-            if b.peak is not None and not MIN_RATING <= b.peak <= MAX_RATING:
-                problems.append(f"{here} peak {b.peak:g} is outside "
-                                f"{MIN_RATING:g}..{MAX_RATING:g}")
-            if b.floor is not None and not MIN_RATING <= b.floor <= 2200:
-                problems.append(f"{here} floor {b.floor:g} is outside 100..2200 (section 5)")
+            values = {"rating": b.rating, "games": b.games, "date": b.as_of, "wins": b.wins,
+                      "draws": b.draws, "losses": b.losses, "events3": b.events3,
+                      "peak": b.peak, "floor": b.floor, "games_above_2200": b.games_above_2200}
+            problems.extend(f"member {record.id}: {message}"
+                            for message in rating_problems(system.value, values))
             if record.birth_date is not None and b.as_of is not None \
                     and record.birth_date > b.as_of:
-                problems.append(f"{here}: birth date {record.birth_date} is after the "
-                                f"rating's date {b.as_of}")
-        for name in ("fide_rating", "cfc_rating"):
-            value = getattr(record, name)
-            if value is not None and not 0 < value <= MAX_RATING:
-                problems.append(f"{where}: {name} {value:g} is outside 0..{MAX_RATING:g}")
+                problems.append(f"member {record.id}: {system.value}: birth date "
+                                f"{record.birth_date} is after the rating's date {b.as_of}")
+    return problems
+
+
+def check_histories(histories: Iterable[MemberHistory]) -> list[str]:
+    """Every value of published histories in its domain (core/domain.py): the member's
+    id, and each entry's event id, section number, names, dates, ratings and N. A
+    history's dates go back before the rules' coverage (it is not rated again), so they
+    are checked as any date of the past, not as a section's."""
+    problems: list[str] = []
+    for history in histories:
+        problems.extend(member_problems(history.member, [("Player.id", "id", history.member)]))
+        for i, entry in enumerate(history.entries, 1):
+            given: list[tuple[str, str, Any]] = [
+                ("Event.id", f"entry {i} event id", entry.event_id),
+                ("Event.name", f"entry {i} event name", entry.event_name),
+                ("Section.number", f"entry {i} section", entry.section),
+                ("Section.name", f"entry {i} section name", entry.section_name),
+                ("Rating.date", f"entry {i} start date", entry.start),
+                ("Rating.date", f"entry {i} end date", entry.end),
+                ("Rating.rating", f"entry {i} {entry.system.value} rating after",
+                 entry.post)]
+            if entry.pre is not None:
+                given.append(("Rating.rating", f"entry {i} {entry.system.value} rating "
+                              "before", entry.pre))
+            if entry.post_games is not None:
+                given.append(("Rating.games", f"entry {i} {entry.system.value} games after",
+                              entry.post_games))
+            problems.extend(member_problems(history.member, given))
     return problems
 
 
@@ -198,10 +218,8 @@ def check_birth_date(member: str, birth_date: date, first_played: date | None) -
     return []
 
 
-def check_hand_floor(floor: float) -> list[str]:
-    """Floors set by hand: section 5's prize floors and section 7's lowered floors."""
-    if floor in HAND_FLOORS:
-        return []
-    return [f"floor {floor:g}: expected a 100-point level from 100 to 2200 (section 5: "
-            "prize floors up to 2000, earned floors 1200 to 2100 and the OLM floor 2200; "
-            "section 7: a lowered floor is 100 below the old one)"]
+def check_hand_floor(floor: float, system: str) -> list[str]:
+    """Floors set by hand: section 5's prize floors and section 7's lowered floors, in
+    the words of an event file's or a member list's floor (core/domain.py)."""
+    message = value_problem("Rating.floor", f"{system} floor", floor)
+    return [] if message is None else [message]

@@ -30,6 +30,7 @@ from .admission import (
     check_birth_date,
     check_event,
     check_hand_floor,
+    check_histories,
     check_members,
 )
 from .collector import fewer_collections
@@ -160,6 +161,9 @@ class Office:
                                   f"{seen[h.member] + 1} and {at + 1}): give each "
                                   "member's history once")
             seen[h.member] = at
+        problems = check_histories(histories)
+        if problems:
+            raise AdmissionError(source, problems)
         with writing(self.engine) as c:
             check_schema(c)
             merged = aliases(c)
@@ -347,7 +351,7 @@ class Office:
         from ``effective`` on, and re-rate the sections from that date; the number of
         sections re-rated. The floor must be one section 5 or 7 allows
         (`admission.check_hand_floor`)."""
-        problems = check_hand_floor(floor)
+        problems = check_hand_floor(floor, system.value)
         if problems:
             raise AdmissionError(f"member {member}", problems)
         with writing(self.engine) as c:
@@ -375,10 +379,11 @@ class Office:
         if unknown:
             raise OfficeError(f"cannot correct {', '.join(sorted(unknown))}")
         problems = check_members([MemberRecord(member, **{
-            k: v for k, v in changes.items() if k in ("fide_rating", "cfc_rating")})],
+            k: v for k, v in changes.items() if k != "adult" and v is not None})],
             f"member {member}")
-        if problems:
-            raise AdmissionError(f"member {member}", problems)
+        if problems:  # each names the member, as the subject does
+            raise AdmissionError(f"member {member}",
+                                 [p.removeprefix(f"member {member}: ") for p in problems])
         with writing(self.engine) as c:
             check_schema(c)
             if not c.execute(select(t.members.c.id).where(t.members.c.id == member)).first():

@@ -13,16 +13,17 @@ The fields: ``system`` (a system's code, or `DUAL` for Regular and Quick at once
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import TypeVar
 
+from ..core.domain import FIELDS
 from ..core.model import System
 from .estimator import AGE_GROUPS, DEFAULT_OPPONENT_GAMES, EstimateInput, Game, OtherRating
 from .problems import Issue, Problem
 
 T = TypeVar("T", int, float)  #: what a numeric field is read as
-MAX_RATING = 3500.0
 MAX_N = 100_000
 RESULTS = ("W", "D", "L")
 DUAL = "R+Q"  #: the ``system`` of a dual-rated event: Regular and Quick at once
@@ -60,8 +61,18 @@ class Form:
             return None
         return value
 
-    def rating(self, name: str, label: str, text: str | None = None) -> float | None:
-        return self.number(name, label, float, 1, MAX_RATING, text)
+    def rating(self, name: str, label: str, text: str | None = None,
+               domain: str = "Rating.rating") -> float | None:
+        """A rating typed in, in the domain of the field ``domain`` (core/domain.py): the
+        words an event file's rating out of range gets."""
+        value = self.number(name, label, float, -math.inf, math.inf, text)
+        if value is None:
+            return None
+        problem = FIELDS[domain].problem("", value)
+        if problem is not None:
+            self.issues.append(Issue(problem, label))
+            return None
+        return value
 
     def games(self, name: str, label: str, text: str | None = None) -> int | None:
         return self.number(name, label, int, 1, MAX_N, text)
@@ -130,7 +141,7 @@ def _others(form: Form, dual: bool) -> tuple[OtherRating, ...]:
             other_games = form.games("other_games", "other rating's N")
             others.append(OtherRating(other, other_rating, other_games or 1))
     for source, field in (("FIDE", "fide"), ("CFC", "cfc")):
-        value = form.rating(field, f"{source} rating")
+        value = form.rating(field, f"{source} rating", domain=f"{source.title()}Rating.rating")
         if value is not None:
             others.append(OtherRating(source, value))
     return tuple(others)

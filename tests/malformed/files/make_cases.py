@@ -43,7 +43,7 @@ def main() -> None:  # noqa: C901, PLR0915 - a list of cases
          text=ev(lambda d: d["sections"][0]["players"][0].__setitem__("results", ["W²"])), suffix=".json", command=RATE)
     case("json-pair-arabic-digit", ["json-pair-arabic-digit.json", "sections[0].players[1].pair"],
          text=ev(lambda d: d["sections"][0]["players"][1].__setitem__("pair", "٢")), suffix=".json")
-    case("json-games-negative", ["json-games-negative.json", "sections[0].players[1].ratings.R.games"],
+    case("json-games-negative", ["json-games-negative.json", "section 1, player 2", "R games (N) -3"],
          text=ev(lambda d: d["sections"][0]["players"][1]["ratings"]["R"].__setitem__("games", -3)), suffix=".json")
     case("json-date-other-than-given", ["json-date-other-than-given.json", "start date 2024-06-01", "--date gives 2024-06-02"],
          text=ev(lambda d: None), suffix=".json", command=("rate", "--date", "2024-06-02", "{file}"))
