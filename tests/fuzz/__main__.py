@@ -30,7 +30,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="run only this door (repeatable)")
     parser.add_argument("--save", action="store_true",
                         help="write each violation's input to tests/fuzz/corpus/")
+    parser.add_argument("--replay", action="store_true",
+                        help="instead, replay the corpus: each entry's verdict now, and the "
+                             "class it is marked with")
     args = parser.parse_args(argv)
+    if args.replay:
+        return replay()
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     if not real_seeds():
         print("note: ../shared is missing: seeded with the tests' files and ours only",
@@ -51,6 +56,28 @@ def main(argv: list[str] | None = None) -> int:
     new = [f for f in tally.findings.values() if known.class_of(f.verdict) is None]
     print(f"{len(new)} violation(s) in no known class (tests/fuzz/known.py)")
     return 1 if new else 0
+
+
+def replay() -> int:
+    """Each corpus entry through its door: what it gives now beside its mark. Exits 1
+    when an entry with no mark breaks an invariant."""
+    import tempfile
+    from pathlib import Path
+
+    from .doors import Context, MemoryProbe, Offices
+    from .engine import verdict_of
+
+    broken = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = Context(Offices(Path(tmp) / "offices"), Path(tmp))
+        for entry in corpus.entries():
+            ctx.choice, ctx.member = entry.choice, entry.member
+            verdict = verdict_of(BY_NAME[entry.door], entry.path.read_bytes(), entry.filename,
+                                 ctx, MemoryProbe())
+            broken += verdict.violated and not entry.xfail
+            now = f"{verdict.status}: {verdict.detail[:100]}" if verdict.violated else "holds"
+            print(f"{entry.id}: {now}" + (f" [xfail: {entry.xfail}]" if entry.xfail else ""))
+    return 1 if broken else 0
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ class Entry:
     file: str  #: under corpus/
     filename: str  #: the name it is read under
     found: str
+    signature: str = ""  #: `doors.Verdict.signature`, joined: one entry a signature
     member: str | None = None
     choice: int = 0
     xfail: str | None = None
@@ -48,27 +49,38 @@ def _toml(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
+def write_manifest(kept: list[Entry]) -> None:
+    """The manifest written again with ``kept`` (to mark, unmark or drop entries)."""
+    MANIFEST.write_text("".join(_lines(e) for e in kept), encoding="utf-8")
+
+
+def _lines(entry: Entry) -> str:
+    lines = ["", "[[entry]]", f"id = {_toml(entry.id)}", f"door = {_toml(entry.door)}",
+             f"file = {_toml(entry.file)}", f"filename = {_toml(entry.filename)}",
+             f"found = {_toml(entry.found)}", f"signature = {_toml(entry.signature)}",
+             f"choice = {entry.choice}"]
+    if entry.member:
+        lines.append(f"member = {_toml(entry.member)}")
+    if entry.xfail:
+        lines.append(f"xfail = {_toml(entry.xfail)}")
+    return "\n".join(lines) + "\n"
+
+
 def save(finding: Finding, xfail: str | None = None) -> Entry:
-    """The finding's input written to the corpus and listed in its manifest (once: an
-    input already there is not added again)."""
+    """The finding's input written to the corpus and listed in its manifest; not where
+    the corpus holds an input of the same signature already."""
     digest = hashlib.sha256(finding.data).hexdigest()[:10]
     suffix = Path(finding.filename).suffix
     slug = re.sub(r"[^a-z0-9]+", "-", f"{finding.verdict.status} {finding.verdict.door} "
                   f"{finding.verdict.signature[1:2]}".lower()).strip("-")[:50]
     entry = Entry(f"{slug}-{digest}", finding.verdict.door, f"{slug}-{digest}{suffix}",
-                  finding.filename, finding.verdict.detail[:300], finding.member,
-                  finding.choice, xfail)
-    if any(e.id == entry.id for e in entries()):
-        return entry
+                  finding.filename, finding.verdict.detail[:300],
+                  " / ".join(finding.verdict.signature), finding.member, finding.choice, xfail)
+    for kept in entries():
+        if kept.id == entry.id or kept.signature == entry.signature:
+            return kept  # this input, or another of the same cause, is kept already
     CORPUS.mkdir(exist_ok=True)
     entry.path.write_bytes(finding.data)
-    lines = ["", "[[entry]]", f"id = {_toml(entry.id)}", f"door = {_toml(entry.door)}",
-             f"file = {_toml(entry.file)}", f"filename = {_toml(entry.filename)}",
-             f"found = {_toml(entry.found)}", f"choice = {entry.choice}"]
-    if entry.member:
-        lines.append(f"member = {_toml(entry.member)}")
-    if xfail:
-        lines.append(f"xfail = {_toml(xfail)}")
     with MANIFEST.open("a", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n")
+        out.write(_lines(entry))
     return entry

@@ -36,9 +36,9 @@ from pathlib import Path
 #: written within 300 MB"); align this constant with it.
 MEMORY_CEILING = 300 * 2**20
 #: Beyond the ceiling the process's data segment is capped (RLIMIT_DATA) at this much
-#: above what it holds, so that a runaway input ends in a MemoryError, not a machine
-#: out of memory.
-MEMORY_GUARD = 1024 * 2**20
+#: above what it holds, so that a runaway input ends in a MemoryError, soon, rather than
+#: a machine out of memory (the margin is for address space reserved but not used).
+MEMORY_GUARD = MEMORY_CEILING + 128 * 2**20
 
 ACCEPTED, REFUSED = "accepted", "refused"
 FOREIGN, MEMORY, CHANGED, DIFFERS = "foreign", "memory", "changed", "differs"
