@@ -44,10 +44,10 @@ ACCEPTED, REFUSED = "accepted", "refused"
 FOREIGN, MEMORY, CHANGED, DIFFERS = "foreign", "memory", "changed", "differs"
 VIOLATIONS = (FOREIGN, MEMORY, CHANGED, DIFFERS)
 
-#: what a refusal that names its place says
+#: what a refusal that names its place says (the file's own path left out)
 PLACE = re.compile(r"line \d|field|record|column|row|byte|\[\d+\]|section|player|member|"
-                   r"round|pair|sections|Players|header|\.DBF|zip|member|tag",
-                   re.IGNORECASE)
+                   r"round|pair|header|\.DBF|zip|tag", re.IGNORECASE)
+PATH = re.compile(r"\S*/\S*")
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,22 @@ def foreign(door: str, error: BaseException) -> Verdict:
                    signature=(status, type(error).__name__, place))
 
 
-def refused(door: str, message: str) -> Verdict:
-    return Verdict(door, REFUSED, message[:300], placed=bool(PLACE.search(message)))
+#: a line "WHERE: WHAT" once the file's path is left out (the form of `errors.Issue`)
+WHERE_WHAT = re.compile(r"^(?:Error:)?[\s:]*[\w .\[\]'\"-]+: \S", re.MULTILINE)
+
+
+def refused(door: str, message: str, error: BaseException | None = None) -> Verdict:
+    """A refusal; ``placed`` where each of a `ParseError`'s issues names its place (its
+    ``where``, or a line, byte or field in its message), or, for a command's message,
+    where it names one. A whole-file refusal ("no date", "not a zip") names none."""
+    from uscf_ratings.formats.errors import ParseError
+
+    if isinstance(error, ParseError):
+        placed = all(issue.where or PLACE.search(issue.message) for issue in error.issues)
+    else:
+        text = PATH.sub("", message)
+        placed = bool(PLACE.search(text) or WHERE_WHAT.search(text))
+    return Verdict(door, REFUSED, message[:300], placed=placed)
 
 
 # --- the office's database ------------------------------------------------------------------
@@ -195,7 +209,7 @@ def read_event(path: Path, ctx: Context) -> Verdict:
     try:
         read_any(path)
     except ParseError as error:
-        return refused("read", str(error))
+        return refused("read", str(error), error)
     except Exception as error:  # every other exception is the finding
         return foreign("read", error)
     return Verdict("read", ACCEPTED)
@@ -208,7 +222,7 @@ def read_members_door(path: Path, ctx: Context) -> Verdict:
     try:
         read_members(path)
     except ParseError as error:
-        return refused("read-members", str(error))
+        return refused("read-members", str(error), error)
     except Exception as error:
         return foreign("read-members", error)
     return Verdict("read-members", ACCEPTED)
@@ -221,7 +235,7 @@ def read_history_door(path: Path, ctx: Context) -> Verdict:
     try:
         read_history(path, ctx.member)
     except ParseError as error:
-        return refused("read-history", str(error))
+        return refused("read-history", str(error), error)
     except Exception as error:
         return foreign("read-history", error)
     return Verdict("read-history", ACCEPTED)

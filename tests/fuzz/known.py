@@ -24,6 +24,9 @@ CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain (wt-domain): duplicate section numbers", ("IntegrityError", "UNIQUE constraint")),
     ("domain (wt-domain): integers that fit the database's types and the ranges of the "
      "fields", ("OverflowError", "too large to convert", "int too big")),
+    # JSON's readers take Python's NaN and Infinity literals: a rating of Infinity is read
+    ("domain (wt-domain): ranges of the fields (a rating that is no finite number)",
+     ("InvalidOperation", "cannot convert float NaN", "cannot convert float infinity")),
 )
 MEMORY_CLASS = "bounds (wt-bounds): the memory ceiling"
 ORDER_CLASS = "order (wt-order): stored = rated"
