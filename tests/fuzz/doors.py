@@ -289,10 +289,12 @@ def convert_cli(path: Path, ctx: Context) -> Verdict:
 
 
 def db_rate_cli(path: Path, ctx: Context) -> Verdict:
-    """`uscf db rate FILE` into an office that holds the sample event."""
+    """`uscf db rate FILE` into an office that holds the sample event; with and without
+    --assign-ids and --replace."""
     database = ctx.offices.copy(ctx.offices.seeded)
     assign = ["--assign-ids"] if ctx.choice % 2 else []
-    return _cli("db rate", ["db", "--db", f"sqlite:///{database}", "rate", *assign,
+    replace = ["--replace"] if ctx.choice % 4 >= 2 else []  # the sample's id is stored
+    return _cli("db rate", ["db", "--db", f"sqlite:///{database}", "rate", *assign, *replace,
                             str(path)], database, ctx.offices.seeded_rows)
 
 
@@ -315,8 +317,8 @@ def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
     does), and stored in an empty office (`Office.rate`): the ratings stored, and those
     of the event read back from the database and rated again (`office.explain`), are
     the direct ones, bit for bit. Refused (not compared) where the office refuses the
-    event, or where one member plays in two of its sections (the office then rates the
-    second from the state after the first, as it must)."""
+    event, or, once stored, where one member plays in two of its sections (the office
+    then rates the second from the state after the first, as it must)."""
     from sqlalchemy import select
 
     from uscf_ratings.core.pipeline import rate_section
@@ -339,9 +341,6 @@ def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
         return refused(door, str(error))
     except Exception as error:
         return foreign(door, error)
-    ids = [p.id for s in event.sections for p in s.players]
-    if len(ids) != len(set(ids)):
-        return refused(door, "a member plays in two sections: rated in order, not compared")
     from uscf_ratings.office.office import Office
 
     database = ctx.offices.copy(ctx.offices.empty)
@@ -357,6 +356,10 @@ def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
         return foreign(door, error)
     finally:
         office.engine.dispose()
+    ids = [p.id for s in event.sections for p in s.players]
+    if len(ids) != len(set(ids)):
+        return refused(door, "stored; not compared: a member plays in two sections, and the "
+                       "office rates the second from the state after the first")
     again = {(s.number, p.id, system.value): r.post for s in explained for p in s.players
              for system, r in p.ratings.items() if r.post is not None}
     for name, found in (("stored", stored), ("rated again from the database", again)):

@@ -170,7 +170,8 @@ def json_value(rng: random.Random, data: bytes, other: bytes) -> tuple[bytes, st
     paths = _paths(tree)[1:]
     if not paths:
         return number(rng, data, other)
-    path = rng.choice(paths)
+    shallow = [p for p in paths if len(p) <= 2]  # whole sections, players, the event
+    path = rng.choice(shallow if shallow and rng.random() < 0.3 else paths)
     parent = tree
     for step in path[:-1]:
         parent = parent[step]
