@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         for finding in tally.findings.values():
             entry = corpus.save(finding, known.class_of(finding.verdict))
-            print(f"saved {entry.file}" + (f" (xfail: {entry.xfail})" if entry.xfail else ""))
+            print(f"in the corpus: {entry.file}"
+                  + (f" (xfail: {entry.xfail})" if entry.xfail else ""))
     print(f"done in {time.monotonic() - started:.0f} s")
     new = [f for f in tally.findings.values() if known.class_of(f.verdict) is None]
     print(f"{len(new)} violation(s) in no known class (tests/fuzz/known.py)")
