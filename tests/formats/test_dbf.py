@@ -10,6 +10,7 @@ import re
 import shutil
 import struct
 import zipfile
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from types import ModuleType
@@ -192,6 +193,20 @@ def test_not_a_report_file(tmp_path: Path) -> None:
     bad_zip.write_bytes(b"PK\x03\x04 not really")
     with pytest.raises(ParseError, match="not a readable zip file"):
         dbf.read(bad_zip)
+
+
+def test_a_zip_of_a_version_zipfile_cannot_read_is_refused(tmp_path: Path) -> None:
+    """Issue 37 (the fuzzer): a zip whose directory says it needs version 8.4 to extract
+    (the central header's bytes 6-7, APPNOTE 4.3.12; Python reads up to 6.3) is refused
+    as an unreadable zip, not with NotImplementedError."""
+    report = tmp_path / "report.zip"
+    shutil.copy(FIXTURES / "report.zip", report)
+    data = bytearray(report.read_bytes())
+    central = data.index(b"PK\x01\x02")
+    struct.pack_into("<H", data, central + 6, 84)
+    report.write_bytes(bytes(data))
+    with pytest.raises(ParseError, match=r"not a readable zip file \(zip file version 8.4\)"):
+        dbf.read(report)
 
 
 # ---------------------------------------------------------------------------------------
@@ -383,6 +398,26 @@ def test_writer_refuses_what_2c_cannot_hold(tmp_path: Path) -> None:
     assert not any(tmp_path.iterdir())  # nothing written
     with pytest.raises(ValueError, match="give a folder or a .zip"):
         dbf.write(read_event(REPO / "examples" / "sample-event.json"), tmp_path / "x.dbf")
+
+
+@pytest.mark.parametrize("year", [1899, 2156, 9999])
+def test_writer_refuses_a_year_the_dbase_header_cannot_hold(tmp_path: Path, year: int) -> None:
+    """Issue 37 (the fuzzer): the header's date of last update keeps the year as one byte,
+    year - 1900 (dBase III; `dbf.dbase3_bytes`): an event ending outside 1900..2155 is
+    refused with the writer's message, not a struct.error."""
+    sample = read_event(REPO / "examples" / "sample-event.json")
+    late = replace(sample, end_date=date(year, 12, 31))
+    with pytest.raises(ValueError) as caught:
+        dbf.write(late, tmp_path / "report")
+    assert str(caught.value).splitlines() == [
+        "cannot write a 2C rating report:",
+        f"end date {year}-12-31: a dBase header holds the years 1900 to 2155"]
+
+
+def test_writer_holds_the_last_year_of_the_dbase_header() -> None:
+    sample = read_event(REPO / "examples" / "sample-event.json")
+    files = dbf.report_files(replace(sample, end_date=date(2155, 12, 31)))
+    assert files["THEXPORT.DBF"][1:4] == bytes([255, 12, 31])
 
 
 def test_long_event_ids_are_written_as_unassigned(tmp_path: Path, dbfread: ModuleType) -> None:

@@ -242,7 +242,7 @@ def _is_zip(path: Path) -> bool:
 def _from_zip(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as error:
+    except (zipfile.BadZipFile, OSError, NotImplementedError) as error:  # a version unknown
         issues.append(Issue("", f"not a readable zip file ({error})"))
         return {}
     found: dict[str, tuple[str, bytes]] = {}
@@ -753,6 +753,9 @@ def report_files(event: Event) -> dict[str, bytes]:
     _fit(problems, "number of sections", str(len(event.sections)), 2)
     if rounds > 99:
         problems.append(f"{rounds} rounds: the report has at most 99 round columns")
+    if not 1900 <= event.end_date.year <= 1900 + 255:  # the header's year is one byte
+        problems.append(f"end date {event.end_date}: a dBase header holds the years 1900 "
+                        "to 2155")
     if problems:
         raise ValueError("cannot write a 2C rating report:\n" + "\n".join(problems))
     site = _head_details(event.details)
