@@ -12,7 +12,7 @@ invariant:
 * ``changed``: a command that refused an input left the office's database changed;
 * ``differs``: an accepted event, stored in an office and rated again from the database,
   does not give bit-identical ratings to the same event rated directly (`uscf rate`'s
-  way: `core.pipeline.rate_section`).
+  way: its defaults filled in by `core.settled`, then `core.pipeline.rate_section`).
 
 A violation's ``signature`` (door, invariant, exception class, the last frame in the
 package) tells findings of one cause apart.
@@ -29,6 +29,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from uscf_ratings.core.model import Event
 
 #: The memory ceiling: a door may grow the process by at most this much resident memory
 #: for one input (every input here is under the 10 MB of the ceiling's files). Issue 37
@@ -313,15 +317,14 @@ def import_history_cli(path: Path, ctx: Context) -> Verdict:
 
 def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
     """An event the office accepts (`read_checked`, ids given where the file has none),
-    rated directly section by section (`core.pipeline.rate_section`, as `uscf rate`
-    does), and stored in an empty office (`Office.rate`): the ratings stored, and those
+    rated directly as `uscf rate` rates it (`direct_ratings`: settled, then section by
+    section), and stored in an empty office (`Office.rate`): the ratings stored, and those
     of the event read back from the database and rated again (`office.explain`), are
     the direct ones, bit for bit. Refused (not compared) where the office refuses the
     event, or, once stored, where one member plays in two of its sections (the office
     then rates the second from the state after the first, as it must)."""
     from sqlalchemy import select
 
-    from uscf_ratings.core.pipeline import rate_section
     from uscf_ratings.office import schema
     from uscf_ratings.office.checked_file import CHECK_FAILURES, read_checked
     from uscf_ratings.office.errors import OfficeError
@@ -330,13 +333,7 @@ def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
     door = "stored = rated"
     try:
         event, _text, _notes = read_checked(path, ReadOptions(assign_ids=True))
-        results = [(s.number, p.id, system.value, r) for s in event.sections
-                   for p in rate_section(s).players for system, r in p.ratings.items()
-                   if r.post is not None]
-        # a player without a rated game keeps his rating and gets no row of the office
-        unplayed = {(n, i, system) for n, i, system, r in results
-                    if r.m == 0 and r.post == r.pre}
-        direct = {(n, i, system): r.post for n, i, system, r in results}
+        direct = direct_ratings(event)
     except CHECK_FAILURES as error:
         return refused(door, str(error))
     except Exception as error:
@@ -361,16 +358,27 @@ def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
         return refused(door, "stored; not compared: a member plays in two sections, and the "
                        "office rates the second from the state after the first")
     again = {(s.number, p.id, system.value): r.post for s in explained for p in s.players
-             for system, r in p.ratings.items() if r.post is not None}
+             for system, r in p.ratings.items() if r.m and r.post is not None}
     for name, found in (("stored", stored), ("rated again from the database", again)):
-        wrong = sorted(k for k in direct.keys() | found.keys() if direct.get(k) != found.get(k)
-                       and not (k in unplayed and k not in found))
+        wrong = sorted(k for k in direct.keys() | found.keys() if direct.get(k) != found.get(k))
         if wrong:
             k = wrong[0]
             return Verdict(door, DIFFERS, f"{len(wrong)} rating(s) {name} differ, e.g. "
                            f"section {k[0]} {k[1]} {k[2]}: direct {direct.get(k)!r}, "
                            f"{name} {found.get(k)!r}", signature=(door, DIFFERS, name))
     return Verdict(door, ACCEPTED)
+
+
+def direct_ratings(event: Event) -> dict[tuple[int, str, str], float]:
+    """The ratings ``uscf rate`` gives ``event``, by (section, member, system): its
+    defaults filled in first (`core.settled`: a rating without a date is dated the
+    section's start), as `uscf rate`, the web and the office fill them, through the
+    office's own statement of that path (`office.stored_rated.rated_from_file`). Only
+    members who played a rated game: the others keep their rating and get no row."""
+    from uscf_ratings.office.stored_rated import rated_from_file
+
+    return {(number, member, system.value): value[0]
+            for (number, member, system), value in rated_from_file(event).items()}
 
 
 #: the doors of each family of seeds: those run on every input, and those the engine

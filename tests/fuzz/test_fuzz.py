@@ -195,6 +195,36 @@ def test_stored_equals_rated_catches_a_stored_rating_that_differs(
     assert verdict.status == doors.DIFFERS and "stored differ" in verdict.detail
 
 
+def test_stored_equals_rated_rates_directly_as_uscf_rate_does(context: doors.Context) -> None:
+    """The direct ratings of stored = rated are `uscf rate`'s, bit for bit, on a file
+    whose ratings carry no date in a section of two days: `uscf rate` dates them at the
+    section's start (core/settled.py), so staleness D_k = 1 day for a blended start, where
+    rating the file's model as read (no date: D_k = 0) gives other numbers. Rated that
+    other way, the door found every such seed stored differently (1850.1078 for Q
+    where the office stores 1850.0930)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from uscf_ratings.cli.main import cli
+    from uscf_ratings.formats.detect import read_any
+
+    path = Path(__file__).resolve().parents[1] / "formats" / "data" / "trf" / "trf16_us_club.trf"
+    event = read_any(path)
+    section = event.sections[0]
+    assert section.end_date > section.start_date  # staleness tells the two dates apart
+    assert any(r.date is None for p in section.players for r in p.ratings.values())
+
+    result = CliRunner().invoke(cli, ["rate", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    shown = {(s["number"], p["id"], system): r["post"]
+             for e in json.loads(result.stdout)["events"] for s in e["sections"]
+             for p in s["players"] for system, r in p["ratings"].items() if r["m"]}
+    assert (1, "12345678", "Q") in shown  # a blended start: the dates count
+    assert doors.direct_ratings(event) == shown
+    assert doors.stored_equals_rated(path, context).status == doors.ACCEPTED
+
+
 # --- the mutations ------------------------------------------------------------------------------
 
 def test_the_mutations_are_repeated_by_their_seed(seeds: list[Seed]) -> None:
