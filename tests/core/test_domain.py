@@ -110,6 +110,17 @@ def test_the_issues_examples_are_refused_naming_the_place() -> None:
         [str(p) for p in event_problems(twice)]
 
 
+def test_an_event_without_a_section_is_refused_naming_the_event() -> None:
+    """Event JSON's schema asks for one section at least (minItems 1), and the office keys
+    an event by its sections; the fuzzer found a SwissSys file whose only section was
+    deleted read as an event of none, rated to nothing by `uscf rate` and a ValueError
+    (min of an empty sequence) in `uscf db rate`."""
+    event = valid_event()
+    assert event_problems(event) == []
+    assert [str(p) for p in event_problems(replace(event, sections=()))] == [
+        "event 'E1': no section: expected one at least"]
+
+
 def test_a_huge_number_is_shown_short() -> None:
     """A 4,301-digit number cannot even be made text by default (Python's limit); its
     message says how long it is."""

@@ -30,7 +30,8 @@ The bounds, and why:
   Other dates (birth dates, a rating's date) are from `EARLIEST` (1900-01-01) to `LATEST`.
 - Section numbers, pair numbers and round numbers are whole numbers from 1 to their
   bound (`MAX_SECTION`, `MAX_PAIR`, `MAX_ROUNDS`); a player has at most `MAX_ROUNDS`
-  results; section numbers are unique within an event (the office's key).
+  results; an event holds one section at least (event JSON's schema asks for one), and
+  section numbers are unique within it (the office's key).
 - Text has no control characters (Unicode's Cc: tabs, newlines, NUL, escapes; Cs: lone
   surrogates, which no file can encode) and is bounded: a member id at most 32
   characters and an event id at most 64 (the database's columns), names 200. An id may
@@ -246,7 +247,7 @@ FIELDS: dict[str, Domain] = {
 #: the relations between fields, in words (docs/domain.md)
 RELATIONS: tuple[str, ...] = (
     "an event's and a section's end date is not before its start date",
-    "section numbers are unique within an event",
+    "an event holds one section at least, and section numbers are unique within it",
     "a birth date is not after the start of the player's section",
     "a result's code is one of " + ", ".join(RESULT_CODES),
 )
@@ -324,6 +325,8 @@ def event_problems(event: Event) -> list[DomainProblem]:
     check(place, "Event.end_date", "end date", event.end_date)
     found.extend(_in_order(place, event.start_date, event.end_date))
     _details(found, place, event.details)
+    if not event.sections:  # the schema's minItems 1; the office keys an event by them
+        found.append(DomainProblem(place, "no section: expected one at least"))
     numbers = Counter(s.number for s in event.sections
                       if FIELDS["Section.number"].holds(s.number))
     for number, count in numbers.items():  # in the order of the sections
