@@ -63,7 +63,8 @@ from ..core.model import (
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import MAX_RATING
-from .common import decimal, main_system, undated, utf8_text, whole
+from .bounds import positional_rounds, read_input
+from .common import decimal, load_json, main_system, undated, utf8_text, whole
 from .errors import Issue, ParseError
 
 FORMAT_MARK = "uscf-crosstable"
@@ -92,7 +93,7 @@ def read(path: Path | str, *, event_date: date | None = None,
     of sections with neither ``systems`` nor a time control we can read; ``data``: the
     file's bytes, if already read."""
     path = Path(path)
-    text = utf8_text(path.read_bytes() if data is None else data, str(path))
+    text = utf8_text(read_input(path) if data is None else data, str(path))
     if text.lstrip().startswith(("{", "[")):
         return parse_json(text, str(path), event_date=event_date, systems=systems)
     return parse_csv(text, str(path), event_date=event_date, systems=systems)
@@ -130,11 +131,7 @@ def parse_csv(text: str, source: str = "<csv>", *, event_date: date | None = Non
 
 def parse_json(text: str, source: str = "<json>", *, event_date: date | None = None,
                systems: tuple[System, ...] | None = None) -> Event:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
-                                        f"not valid JSON: {error.msg}")]) from None
+    data = load_json(text, source)
     issues: list[Issue] = []
     raw = _json_scan(data, issues)
     return _build(raw, issues, source, event_date, systems)
@@ -634,8 +631,9 @@ def _section_csv(section: Section, event: Event, out: _Lines) -> None:
         if key in meta:
             out.meta(key, " ".join(meta[key]) if isinstance(meta[key], list) else str(meta[key]))
     columns = _columns(section)
-    rounds = _round_count(section)
-    out.row(columns + [f"round{n}" for n in range(1, rounds + 1)])
+    # the columns name their rounds: only those that hold a result are written
+    rounds = sorted({r.round for p in section.players for r in p.results})
+    out.row(columns + [f"round{n}" for n in rounds])
     for p in section.players:
         values = _player_values(p, columns)
         cells = _cells(p, rounds)
@@ -727,18 +725,15 @@ def _games(r: Rating) -> str:
     return "" if not r.games_known and r.games == 26 else str(r.games)
 
 
-def _round_count(section: Section) -> int:
-    return max((r.round for p in section.players for r in p.results), default=0)
-
-
-def _cells(p: Player, rounds: int) -> list[str]:
-    cells = [""] * rounds
+def _cells(p: Player, rounds: Sequence[int]) -> list[str]:
+    """The player's cell in each of ``rounds``, "" where there is none."""
+    cells: dict[int, str] = {}
     for r in p.results:
-        if cells[r.round - 1]:
+        if r.round in cells:
             raise ValueError(f"section player {p.pair}: two results in round {r.round} cannot "
                              "be written as one CSV cell")
-        cells[r.round - 1] = r.code + ("" if r.opponent is None else str(r.opponent))
-    return cells
+        cells[r.round] = r.code + ("" if r.opponent is None else str(r.opponent))
+    return [cells.get(n, "") for n in rounds]
 
 
 def to_json(event: Event) -> dict[str, Any]:
@@ -762,7 +757,8 @@ def to_json(event: Event) -> dict[str, Any]:
         out.update({names[k]: (v == "true" if k == "section_online" else v)
                     for k, v in meta.items()})
         columns = _columns(section)
-        rounds = _round_count(section)
+        # the JSON's results are a list, a cell for every round from 1 to the last
+        rounds = range(1, positional_rounds(section, "the CSV crosstable's JSON") + 1)
         players = []
         for p in section.players:
             values = _player_values(p, columns)

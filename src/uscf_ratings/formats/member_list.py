@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import System
+from .bounds import read_input
 from .common import kind_of, load_json
 from .errors import Issue, ParseError
 from .member_records import Baseline, MemberRecord
@@ -52,10 +53,7 @@ def read_members(path: Path | str) -> list[MemberRecord]:
 
 
 def _bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ParseError(str(path), [Issue("", f"cannot be read: {error.strerror or error}")]) from None
+    return read_input(path)
 
 
 def _utf8(path: Path, data: bytes) -> str:

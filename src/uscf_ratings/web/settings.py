@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..formats.bounds import MAX_INPUT_BYTES
+
 DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  #: 2 MiB: a large rating report zips to far less
 
 
@@ -69,10 +71,14 @@ VARIABLES = {"db_url": "USCF_DB", "max_upload": "USCF_MAX_UPLOAD",
 
 
 def parse_size(text: str) -> int:
-    """A size as bytes: ``2097152``, ``512K`` or ``2M`` (1024-based, as nginx reads them).
+    """A size as bytes: ``2097152``, ``512K`` or ``2M`` (1024-based, as nginx reads them),
+    at most `formats.bounds.MAX_INPUT_BYTES`.
 
     >>> parse_size("2M"), parse_size("512k"), parse_size("1000")
     (2097152, 524288, 1000)
+    >>> parse_size("11M")
+    Traceback (most recent call last):
+    ValueError: '11M' is more than 10M, the largest input any command reads
     """
     text = text.strip().upper().removesuffix("B").removesuffix("I")
     factor = {"K": 1024, "M": 1024 * 1024}.get(text[-1:], 1)
@@ -83,4 +89,7 @@ def parse_size(text: str) -> int:
         raise ValueError(f"{text!r} is not a size: write bytes, or a number with K or M") from None
     if size <= 0:
         raise ValueError("the size must be positive")
+    if size > MAX_INPUT_BYTES:  # the readers read no larger file, whatever the server takes
+        raise ValueError(f"{text!r} is more than {MAX_INPUT_BYTES // (1024 * 1024)}M, the largest "
+                         "input any command reads")
     return size

@@ -1,0 +1,166 @@
+"""How much of an input any door reads: the one ceiling (docs/guarantees.md, "Resources").
+
+*Any input file up to* `MAX_INPUT_BYTES` *(10 MiB) is read, checked, rated and written
+within* `MEMORY_CEILING_MB` *(300 MB) of memory* by every door: ``uscf rate`` (each
+output format), ``uscf convert``, ``uscf db rate``, ``uscf db import-members`` and
+``import-history``, and the web's uploads and API (``uscf serve --max-upload`` defaults
+to the same cap and cannot raise it). tests/formats/test_bounds_ceiling.py holds each door
+to it in a child process, on the largest real and synthetic files and on adversarial ones.
+
+What keeps memory in proportion to the file, rather than to what the file claims:
+
+* a file over `MAX_INPUT_BYTES` is refused before it is read (`read_input`), and the
+  members of an archive count against the same cap as they are unpacked
+  (`uscf_ratings.formats.archive`);
+* JSON nests at most `MAX_JSON_DEPTH` levels and a number has at most `MAX_NUMBER_CHARS`
+  characters (`parse_json`): Python's parser fails on deeper nesting with a
+  RecursionError, and on an integer of more than 4,300 digits with a ValueError;
+* no reader or writer sizes a table by a number read from the file (a round number, a
+  record count or a field length in a header): tables are sized by what is present.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..core.model import Section
+from .errors import Issue, ParseError
+
+#: The largest input file any door reads, in bytes (10 MiB). A rating report of 2,000
+#: players is under 2 MB, the largest real section file in ../shared under 1 MB.
+MAX_INPUT_BYTES = 10 * 1024 * 1024
+#: The memory within which a file up to `MAX_INPUT_BYTES` is read, rated and written:
+#: peak resident memory of the process, in MB (measured in
+#: tests/formats/test_bounds_ceiling.py; docs/guarantees.md gives the figures).
+MEMORY_CEILING_MB = 300
+#: Levels of JSON nesting (an event JSON document has at most six; every format's JSON
+#: fewer than ten).
+MAX_JSON_DEPTH = 32
+#: Characters of one JSON number (a rating with decimals has about twenty).
+MAX_NUMBER_CHARS = 100
+#: Round cells a format that holds every round from 1 to the last (TRF, the CSV
+#: crosstable's JSON) writes for one section: players times the last round. A section of
+#: 2,000 players and 40 rounds needs 80,000.
+MAX_WRITTEN_CELLS = MAX_INPUT_BYTES // 2
+
+
+def too_large(size: int) -> Issue:
+    """The issue of a file of ``size`` bytes, over the cap."""
+    return Issue("", f"{size:,} bytes: larger than the {MAX_INPUT_BYTES:,} bytes "
+                     f"({MAX_INPUT_BYTES // (1024 * 1024)} MiB) any input may have")
+
+
+def read_input(path: Path | str) -> bytes:
+    """A file's bytes, or a `ParseError` naming the file when it is larger than
+    `MAX_INPUT_BYTES` (checked before reading, and again while reading: a file can grow,
+    and a pipe has no size) or cannot be read."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+            if len(data) > MAX_INPUT_BYTES:
+                handle.seek(0, 2)
+                raise ParseError(str(path), [too_large(max(handle.tell(), len(data)))])
+    except OSError as error:
+        raise ParseError(str(path), [Issue("", f"cannot be read: "
+                                           f"{error.strerror or error}")]) from None
+    return data
+
+
+def check_size(data: bytes, source: str) -> bytes:
+    """``data`` itself, or a `ParseError` when it is over `MAX_INPUT_BYTES`."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise ParseError(source, [too_large(len(data))])
+    return data
+
+
+class _LongNumber(ValueError):
+    pass
+
+
+def _bounded(convert: type[int] | type[float]) -> Any:
+    def parse(text: str) -> int | float:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise _LongNumber(text)
+        return convert(text)
+    return parse
+
+
+_parse_int, _parse_float = _bounded(int), _bounded(float)
+#: A JSON string, a bracket, or a run of number characters: what `_place` walks.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-+0-9.eE]{%d,}' % (MAX_NUMBER_CHARS + 1))
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON text, or raise a `ParseError` naming ``source`` and the line and column:
+    invalid JSON, nesting deeper than `MAX_JSON_DEPTH`, or a number longer than
+    `MAX_NUMBER_CHARS` (each refused before Python's parser fails on it)."""
+    try:
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
+    except json.JSONDecodeError as error:
+        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
+                                        f"not valid JSON: {error.msg}")]) from None
+    except (RecursionError, _LongNumber):
+        raise ParseError(source, [_place(text)]) from None
+    if json_depth(data) > MAX_JSON_DEPTH:
+        raise ParseError(source, [_place(text)])
+    return data
+
+
+def _place(text: str) -> Issue:
+    """Where the text first nests too deep or holds too long a number (strings skipped)."""
+    depth = 0
+    for token in _TOKEN.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return Issue(_line_column(text, token.start()),
+                             f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
+        elif mark in "]}":
+            depth -= 1
+        elif not mark.startswith('"'):
+            return Issue(_line_column(text, token.start()),
+                         f"a number of {len(mark):,} characters; at most "
+                         f"{MAX_NUMBER_CHARS} are read")
+    return Issue("", f"JSON nested more than {MAX_JSON_DEPTH} levels deep, or a number "
+                     f"of more than {MAX_NUMBER_CHARS} characters")
+
+
+def _line_column(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line} column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def json_depth(value: object) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (a scalar is 0), found
+    without recursion, and without looking further than `MAX_JSON_DEPTH` + 1."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > MAX_JSON_DEPTH:
+                break
+            stack.extend((item, depth) for item in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def positional_rounds(section: Section, fmt: str) -> int:
+    """The last round of ``section``, for a format (named ``fmt``) that writes a cell for
+    every round from 1 to it; a `ValueError` naming the section when that is more than
+    `MAX_WRITTEN_CELLS` cells (a file's ``round1000000000`` would be a billion cells per
+    player: the output is never sized by the largest number alone)."""
+    last = max((r.round for p in section.players for r in p.results), default=0)
+    cells = last * len(section.players)
+    if cells > MAX_WRITTEN_CELLS:
+        raise ValueError(f"cannot write section {section.number} as {fmt}: its last round is "
+                         f"{last:,}, and {fmt} holds every round from 1 to the last: "
+                         f"{cells:,} cells for {len(section.players):,} players, more than the "
+                         f"{MAX_WRITTEN_CELLS:,} written")
+    return last
