@@ -118,13 +118,13 @@ def test_the_readers_refuse_a_bomb_naming_the_file_and_member(tmp_path: object,
 
     folder = Path(str(tmp_path))
     report = folder / "report.zip"
-    report.write_bytes(bomb(METHODS[method], "TDEXPORT.DBF", 8))
+    report.write_bytes(bomb(METHODS[method], "TDEXPORT.DBF", 1))
     with pytest.raises(ParseError) as caught:
         dbf.read(report)
     assert str(caught.value) == (f"{report}: TDEXPORT.DBF: unpacks to more than the 1,000 "
                                  "bytes its directory entry says; reading stopped")
     ptoz = folder / "event.ptoz"
-    ptoz.write_bytes(bomb(METHODS[method], "Json", 8))
+    ptoz.write_bytes(bomb(METHODS[method], "Json", 1))
     with pytest.raises(ParseError) as caught:
         wintd.read(ptoz, event_date=None)
     assert str(caught.value).startswith(f"{ptoz}: Json: unpacks to more than the 1,000 bytes")

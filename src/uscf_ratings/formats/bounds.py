@@ -1,11 +1,20 @@
-"""How much of an input any door reads: the one ceiling (docs/guarantees.md, "Resources").
+"""How much of an input any door reads: the one ceiling (docs/formats.md, "The ceiling").
 
-*Any input file up to* `MAX_INPUT_BYTES` *(10 MiB) is read, checked, rated and written
-within* `MEMORY_CEILING_MB` *(300 MB) of memory* by every door: ``uscf rate`` (each
+*Any input file up to* `MAX_INPUT_BYTES` *(2 MiB) is read, checked, rated and written
+within* `MEMORY_CEILING_MB` *(400 MB) of memory* by every door: ``uscf rate`` (each
 output format), ``uscf convert``, ``uscf db rate``, ``uscf db import-members`` and
 ``import-history``, and the web's uploads and API (``uscf serve --max-upload`` defaults
 to the same cap and cannot raise it). tests/formats/test_bounds_ceiling.py holds each door
 to it in a child process, on the largest real and synthetic files and on adversarial ones.
+
+How the figures were chosen (measured 2026-11, peak resident memory of the process): a
+synthetic event of 2.0 MB (8 sections of 1,024 players, 15 rounds) took ``uscf rate
+--format json`` to 232 MB and ``uscf db rate`` to 245 MB (199 MB for the 6 KB sample:
+Numba's compiler); at 3.2 MB they took 336 and 419 MB, and at 9.6 MB ``rate --format
+json`` took 936 MB. Memory grows by about 100 MB per MB of input in the worst door (its
+explanation of every rating), so the cap is 2 MiB, with 150 MB of margin under 400 MB.
+The largest real file in ../shared is 650 KB; a rating report of 2,000 players is under
+2 MB.
 
 What keeps memory in proportion to the file, rather than to what the file claims:
 
@@ -16,7 +25,9 @@ What keeps memory in proportion to the file, rather than to what the file claims
   characters (`parse_json`): Python's parser fails on deeper nesting with a
   RecursionError, and on an integer of more than 4,300 digits with a ValueError;
 * no reader or writer sizes a table by a number read from the file (a round number, a
-  record count or a field length in a header): tables are sized by what is present.
+  record count or a field length in a header): tables are sized by what is present,
+  and a format that must hold every round from 1 to the last is refused past
+  `MAX_WRITTEN_CELLS` (`positional_rounds`).
 """
 
 from __future__ import annotations
@@ -29,13 +40,12 @@ from typing import Any
 from ..core.model import Section
 from .errors import Issue, ParseError
 
-#: The largest input file any door reads, in bytes (10 MiB). A rating report of 2,000
-#: players is under 2 MB, the largest real section file in ../shared under 1 MB.
-MAX_INPUT_BYTES = 10 * 1024 * 1024
+#: The largest input file any door reads, in bytes (2 MiB; the module's text says why).
+MAX_INPUT_BYTES = 2 * 1024 * 1024
 #: The memory within which a file up to `MAX_INPUT_BYTES` is read, rated and written:
 #: peak resident memory of the process, in MB (measured in
-#: tests/formats/test_bounds_ceiling.py; docs/guarantees.md gives the figures).
-MEMORY_CEILING_MB = 300
+#: tests/formats/test_bounds_ceiling.py; docs/formats.md gives the figures).
+MEMORY_CEILING_MB = 400
 #: Levels of JSON nesting (an event JSON document has at most six; every format's JSON
 #: fewer than ten).
 MAX_JSON_DEPTH = 32

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..formats.bounds import MAX_INPUT_BYTES
 
-DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  #: 2 MiB: a large rating report zips to far less
+#: 2 MiB, the largest input any door reads (`formats.bounds`): also the highest allowed
+DEFAULT_MAX_UPLOAD = MAX_INPUT_BYTES
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,9 @@ def parse_size(text: str) -> int:
 
     >>> parse_size("2M"), parse_size("512k"), parse_size("1000")
     (2097152, 524288, 1000)
-    >>> parse_size("11M")
+    >>> parse_size("3M")
     Traceback (most recent call last):
-    ValueError: '11M' is more than 10M, the largest input any command reads
+    ValueError: '3M' is more than 2M, the largest input any command reads
     """
     text = text.strip().upper().removesuffix("B").removesuffix("I")
     factor = {"K": 1024, "M": 1024 * 1024}.get(text[-1:], 1)
