@@ -20,7 +20,7 @@ from ..formats.common import parse_systems
 from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
-from ..formats.result_json import event_to_dict
+from ..formats.result_json import write_results
 from .db import db
 from .experiment import experiment_command
 from .published import fetch_command, verify_command
@@ -80,8 +80,10 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
         warn_assumed_games(name, event)
         rated.append((event, _rate_sections(name, event)))
     if as_json or fmt == "json":
-        document = {"events": [event_to_dict(e, r) for e, r in rated]}
-        click.echo(json.dumps(document, indent=2))
+        out = click.get_text_stream("stdout")
+        write_results(rated, out.write)  # as json.dumps(..., indent=2), a player at a time
+        out.write("\n")
+        out.flush()
         return
     if fmt != "text":
         from ..formats import outputs

@@ -140,10 +140,27 @@ def parse_json(text: str, source: str = "<json>", *, event_date: date | None = N
 # --- the neutral form both flavours are read into ----------------------------------------
 
 
-@dataclass
+#: each result code, one string shared by every result that has it
+_CODES = {code: code for code in RESULT_CODES}
+
+
 class _Value:
-    text: str
-    where: str
+    """A cell's text and where it is. A CSV cell's place is kept as its line, column and
+    column name, and written out only when a message names it: a string per cell would
+    be most of the reader's memory (docs/formats.md, "The ceiling")."""
+
+    __slots__ = ("text", "_place", "_column", "_name")
+
+    def __init__(self, text: str, where: str | int, column: int = 0, name: str = ""):
+        self.text = text
+        self._place, self._column, self._name = where, column, name
+
+    @property
+    def where(self) -> str:
+        """``line 12, column 5 (round3)`` for a CSV cell, else the place as given."""
+        if isinstance(self._place, str):
+            return self._place
+        return f"line {self._place}, column {self._column} ({self._name})"
 
 
 @dataclass
@@ -155,6 +172,8 @@ class _RawSection:
     rows: list[dict[str, _Value]] = field(default_factory=list)
     #: per row: (round, cell, where)
     cells: list[list[tuple[int, _Value]]] = field(default_factory=list)
+    #: each round column's number, read once (one int for every row's cell)
+    round_numbers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -243,13 +262,14 @@ class _CsvScanner:
                                              f"{len(section.columns)} columns"))
                 continue
             name = section.columns[col - 1]
-            where = f"line {number}, column {col} ({name})"
-            round_match = _ROUND.fullmatch(name)
-            if round_match:
-                cells.append((int(round_match["n"]), _Value(text, where)))
+            round_number = section.round_numbers.get(name)
+            if round_number is None and (round_match := _ROUND.fullmatch(name)):
+                round_number = section.round_numbers[name] = int(round_match["n"])
+            if round_number is not None:
+                cells.append((round_number, _Value(text, number, col, name)))
             else:
-                values[name] = _Value(text.strip(), where)
-        values.setdefault("pair", _Value("", f"line {number}, column 1 (pair)"))
+                values[name] = _Value(text.strip(), number, col, name)
+        values.setdefault("pair", _Value("", number, 1, "pair"))
         section.rows.append(values)
         section.cells.append(cells)
 
@@ -412,9 +432,10 @@ class _Builder:
         pairs = {v: i for i, row in enumerate(rows)
                  if (v := self.whole(row["pair"], minimum=1, quiet=True)) is not None}
         players = []
-        for row, cells in zip(rows, cells_of, strict=True):  # a row's cells beside it
+        for at, (row, cells) in enumerate(zip(rows, cells_of, strict=True)):  # a row's cells beside it
             player = self.player(row, cells, resolved, pairs,
                                  explain=not tc and not resolved)
+            cells_of[at] = []  # read: the section holds the player's results, not both
             if player is not None:
                 players.append(player)
         self.duplicates(rows)
@@ -525,7 +546,9 @@ class _Builder:
         if opponent is not None and opponent not in pairs:
             self.fail(cell.where, f"{text!r} names pair {opponent}, which is not in the section")
             return None
-        return Result(rnd, code, opponent)
+        # the code as one shared string: a string of its own per result would cost as much
+        # as the result itself (docs/formats.md, "The ceiling")
+        return Result(rnd, _CODES[code], opponent)
 
     # --- small values ---------------------------------------------------------------
 
