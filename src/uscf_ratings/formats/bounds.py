@@ -1,33 +1,49 @@
 """How much of an input any door reads: the one ceiling (docs/formats.md, "The ceiling").
 
-*Any input file up to* `MAX_INPUT_BYTES` *(2 MiB) is read, checked, rated and written
-within* `MEMORY_CEILING_MB` *(400 MB) of memory* by every door: ``uscf rate`` (each
-output format), ``uscf convert``, ``uscf db rate``, ``uscf db import-members`` and
-``import-history``, and the web's uploads and API (``uscf serve --max-upload`` defaults
-to the same cap and cannot raise it). tests/formats/test_bounds_ceiling.py holds each door
-to it in a child process, on the largest real and synthetic files and on adversarial ones.
+*Any input file up to* `MAX_INPUT_BYTES` *(10 MiB), of at most* `MAX_PLAYERS` *players
+and* `MAX_RESULTS` *results, is read, checked, rated and written within*
+`MEMORY_CEILING_MB` *(400 MB) of memory* by every door: ``uscf rate`` (each output
+format), ``uscf convert``, ``uscf db rate`` and ``uscf db import-history``. The web
+takes uploads of at most 2 MiB (``web.settings``: its estimator's page shows every
+player, and is not yet within the ceiling past about 12,000 players).
+tests/formats/test_bounds_ceiling.py holds each door to it in a child process, on files
+at the caps and on adversarial ones.
 
-How the figures were chosen (measured 2026-11, peak resident memory of the process): a
-synthetic event of 2.0 MB (8 sections of 1,024 players, 15 rounds) took ``uscf rate
---format json`` to 232 MB and ``uscf db rate`` to 245 MB (199 MB for the 6 KB sample:
-Numba's compiler); at 3.2 MB they took 336 and 419 MB, and at 9.6 MB ``rate --format
-json`` took 936 MB. Memory grows by about 100 MB per MB of input in the worst door (its
-explanation of every rating), so the cap is 2 MiB, with 150 MB of margin under 400 MB.
-The largest real file in ../shared is 650 KB; a rating report of 2,000 players is under
-2 MB.
+Why players and results as well as bytes: what rating and storing a file costs grows
+with its players (about 3 KB each in the office: a rating's explanation, its lineup, its
+stored rows) and its results (about 130 bytes each), and a CSV row of 40 bytes is a
+player. Bytes alone bounded nothing: a 1.4 MB CSV of 32,768 players of two rounds took
+``uscf db rate`` to 309 MB, and 2 MiB of them would have passed the ceiling.
+
+How the figures were chosen (measured 2026-11, peak resident memory of the process, the
+Numba kernels compiled already): a synthetic event JSON at every cap (10.0 MB, 19,456
+players of 20 rounds, 389,120 results) takes ``uscf rate --format json`` to 141 MB,
+``--format html`` to 198 MB, ``uscf convert`` to CSV to 214 MB and ``uscf db rate`` to
+339 MB (about 200 MB of which any ``db rate`` takes: Numba, SQLAlchemy); a CSV crosstable
+of 16,384 players of 24 rounds (2.96 MB, 393,216 results) takes ``rate --format json``
+to 205 MB and ``db rate`` to 294 MB. The worst door keeps about 60 MB of margin. Before the
+output was streamed (`json_stream`), a 9.6 MB event took ``rate --format json`` to 936
+MB. The first
+office command after installing compiles the kernels, once: it took 361 MB and 48 s with
+a file of 255 KB.
 
 What keeps memory in proportion to the file, rather than to what the file claims:
 
 * a file over `MAX_INPUT_BYTES` is refused before it is read (`read_input`), and the
   members of an archive count against the same cap as they are unpacked
   (`uscf_ratings.formats.archive`);
+* an event of more than `MAX_PLAYERS` players or `MAX_RESULTS` results is refused once
+  read, before it is rated (`check_event_size`, in ``detect.read_any`` and
+  ``event_json.event_from_dict``), and the CSV crosstable, whose rows are the cheapest,
+  stops at the first row past either while it reads;
 * JSON nests at most `MAX_JSON_DEPTH` levels and a number has at most `MAX_NUMBER_CHARS`
   characters (`parse_json`): Python's parser fails on deeper nesting with a
   RecursionError, and on an integer of more than 4,300 digits with a ValueError;
 * no reader or writer sizes a table by a number read from the file (a round number, a
   record count or a field length in a header): tables are sized by what is present,
   and a format that must hold every round from 1 to the last is refused past
-  `MAX_WRITTEN_CELLS` (`positional_rounds`).
+  `MAX_WRITTEN_CELLS` (`positional_rounds`);
+* the result JSON is written a player at a time (`json_stream`), not built whole.
 """
 
 from __future__ import annotations
@@ -37,11 +53,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..core.model import Section
+from ..core.model import Event, Section
 from .errors import Issue, ParseError
 
-#: The largest input file any door reads, in bytes (2 MiB; the module's text says why).
-MAX_INPUT_BYTES = 2 * 1024 * 1024
+#: The largest input file any door reads, in bytes (10 MiB; the module's text says why).
+MAX_INPUT_BYTES = 10 * 1024 * 1024
 #: The memory within which a file up to `MAX_INPUT_BYTES` is read, rated and written:
 #: peak resident memory of the process, in MB (measured in
 #: tests/formats/test_bounds_ceiling.py; docs/formats.md gives the figures).
@@ -51,16 +67,42 @@ MEMORY_CEILING_MB = 400
 MAX_JSON_DEPTH = 32
 #: Characters of one JSON number (a rating with decimals has about twenty).
 MAX_NUMBER_CHARS = 100
+#: Players of one file, every section counted (the largest US Chess events have about
+#: 5,500): memory grows by about 3 KB a player in the office (a rating's explanation, its
+#: lineup and its stored rows), more than by the bytes that give it.
+MAX_PLAYERS = 20_000
+#: Results of one file (each game counted once for each player, each bye or forfeit
+#: once): about 130 bytes each in the office. 20,000 players of 20 rounds.
+MAX_RESULTS = 400_000
 #: Round cells a format that holds every round from 1 to the last (TRF, the CSV
 #: crosstable's JSON) writes for one section: players times the last round. A section of
-#: 2,000 players and 40 rounds needs 80,000.
-MAX_WRITTEN_CELLS = MAX_INPUT_BYTES // 2
+#: 2,000 players and 40 rounds needs 80,000; one of `MAX_PLAYERS` and 52 rounds, about a
+#: million.
+MAX_WRITTEN_CELLS = 1024 * 1024
 
 
 def too_large(size: int) -> Issue:
     """The issue of a file of ``size`` bytes, over the cap."""
     return Issue("", f"{size:,} bytes: larger than the {MAX_INPUT_BYTES:,} bytes "
                      f"({MAX_INPUT_BYTES // (1024 * 1024)} MiB) any input may have")
+
+
+def too_many(count: int, what: str, cap: int) -> str:
+    """What a file with ``count`` players or results (``what``) over ``cap`` is told."""
+    return f"{count:,} {what}: more than the {cap:,} one file may have"
+
+
+def check_event_size(event: Event, source: str) -> Event:
+    """``event`` itself, or a `ParseError` naming ``source`` when it has more than
+    `MAX_PLAYERS` players or `MAX_RESULTS` results: what rating and storing it costs
+    grows with them, not with the file's bytes (docs/formats.md, "The ceiling")."""
+    players = sum(len(s.players) for s in event.sections)
+    if players > MAX_PLAYERS:
+        raise ParseError(source, [Issue("", too_many(players, "players", MAX_PLAYERS))])
+    results = sum(len(p.results) for s in event.sections for p in s.players)
+    if results > MAX_RESULTS:
+        raise ParseError(source, [Issue("", too_many(results, "results", MAX_RESULTS))])
+    return event
 
 
 def read_input(path: Path | str) -> bytes:

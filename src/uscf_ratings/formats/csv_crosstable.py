@@ -63,7 +63,7 @@ from ..core.model import (
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import MAX_RATING
-from .bounds import positional_rounds, read_input
+from .bounds import MAX_PLAYERS, MAX_RESULTS, positional_rounds, read_input, too_many
 from .common import decimal, load_json, main_system, undated, utf8_text, whole
 from .errors import Issue, ParseError
 
@@ -125,7 +125,10 @@ def claims(text: str) -> bool:
 def parse_csv(text: str, source: str = "<csv>", *, event_date: date | None = None,
               systems: tuple[System, ...] | None = None) -> Event:
     issues: list[Issue] = []
-    raw = _CsvScanner(issues).scan(text)
+    try:
+        raw = _CsvScanner(issues).scan(text)
+    except _TooMany as error:
+        raise ParseError(source, [error.issue]) from None
     return _build(raw, issues, source, event_date, systems)
 
 
@@ -182,11 +185,23 @@ class _Raw:
     sections: list[_RawSection] = field(default_factory=list)
 
 
+class _TooMany(Exception):
+    """More rows or result cells than one file may have: the scan stops at once."""
+
+    def __init__(self, issue: Issue):
+        self.issue = issue
+
+
 class _CsvScanner:
-    """Splits the CSV text into metadata, header and rows, keeping line and column."""
+    """Splits the CSV text into metadata, header and rows, keeping line and column. It
+    stops at the first row past `bounds.MAX_PLAYERS` rows or `bounds.MAX_RESULTS` result
+    cells: a row of a few bytes costs more than a hundred times its size once read, so
+    the limits are held as the rows come, not once they are all read."""
 
     def __init__(self, issues: list[Issue]):
         self.issues = issues
+        self.rows = 0
+        self.results = 0
 
     def scan(self, text: str) -> _Raw:
         raw = _Raw()
@@ -270,6 +285,14 @@ class _CsvScanner:
             else:
                 values[name] = _Value(text.strip(), number, col, name)
         values.setdefault("pair", _Value("", number, 1, "pair"))
+        self.rows += 1
+        self.results += sum(1 for _, cell in cells if cell.text.strip())
+        if self.rows > MAX_PLAYERS:
+            raise _TooMany(Issue(f"line {number}", too_many(self.rows, "rows of players",
+                                                             MAX_PLAYERS)))
+        if self.results > MAX_RESULTS:
+            raise _TooMany(Issue(f"line {number}", too_many(self.results, "results",
+                                                             MAX_RESULTS)))
         section.rows.append(values)
         section.cells.append(cells)
 
