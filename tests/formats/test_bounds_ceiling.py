@@ -1,15 +1,16 @@
 """Every door is held to the one ceiling (`formats.bounds`, issue 37): any input up to
 `MAX_INPUT_BYTES`, `MAX_PLAYERS` and `MAX_RESULTS` is read, checked, rated and written
-within `MEMORY_CEILING_MB`; the adversarial inputs (zip bombs of each method whose directory under-states a
+within `MEMORY_CEILING_MB`, and a member list up to `MAX_MEMBERS` rows is imported within
+it; the adversarial inputs (zip bombs of each method whose directory under-states a
 member, an encrypted member, JSON nested 100,000 deep, a number of 5,000 digits, a file
 over the cap, a CSV with a column ``round1000000000``, a CSV of more players than the cap
-in few bytes) are
+in few bytes, a member list of more rows than its cap or a line of a megabyte) are
 refused naming the file and place, or read and written in proportion to what they hold.
 
 The largest files are rated at one size in every run (the event JSON at every cap, by
 the doors that hold the most of it: ``rate --format json``, ``convert`` and ``db rate``).
 The full measurement, each door on each file at the caps (every output format, the CSV
-crosstable at the caps: a few minutes), runs with
+crosstable at the caps, a member list of `MAX_MEMBERS` rows: a few minutes), runs with
 ``USCF_CEILING_FULL=1``::
 
     USCF_CEILING_FULL=1 python -m pytest tests/formats/test_bounds_ceiling.py -s
@@ -32,6 +33,8 @@ from tests.formats.zip_bombs import BZIP2, DEFLATE, LZMA, bomb, compressed, zip_
 
 from uscf_ratings.formats.bounds import (
     MAX_INPUT_BYTES,
+    MAX_MEMBER_LINE_CHARS,
+    MAX_MEMBERS,
     MAX_PLAYERS,
     MAX_RESULTS,
     MEMORY_CEILING_MB,
@@ -120,6 +123,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     files["encrypted.zip"] = zip_of([("TDEXPORT.DBF", DEFLATE, packed, crc, size)], flags=1)
     # players of 2 rounds in 40 bytes a row: MAX_PLAYERS + 1 of them in about 0.9 MB
     files["many.csv"] = dense_csv(MAX_PLAYERS + 4).encode()
+    # a member list a row past its cap (7.8 MB), and one line of a megabyte
+    files["members.txt"] = supplement(MAX_MEMBERS + 1).encode()
+    files["long-line.txt"] = b"12345678\t" + b"x" * (1 << 20) + b"\n"
     paths = {}
     for name, data in files.items():
         paths[name] = folder / name
@@ -137,6 +143,17 @@ def dense_csv(players: int, rounds: int = 2) -> str:
         lines.append(f"{i + 1},{10_000_000 + i},P{i},{1000 + (i * 37) % 1500},30,"
                      + ",".join(cells))
     return "\n".join(lines) + "\n"
+
+
+def supplement(members: int) -> str:
+    """A rating supplement in the rtglist.txt layout (tab-separated, no header), with a
+    regular, a provisional quick and an online rating per member."""
+    rows = []
+    for i in range(members):
+        r = 400 + (i * 37) % 2200
+        rows.append(f"{10_000_000 + i}\tLAST{i % 9973}, FIRST{i % 101}\tNY\tUSA\t\tA\t\t\t"
+                    f"2026-01-01\t{r}\t{r + 10}P12\t\t{r - 5}\t\t\n")
+    return "".join(rows)
 
 
 def expected_refusals(p: dict[str, Path]) -> dict[str, str]:
@@ -198,7 +215,8 @@ def test_every_door_refuses_the_adversary_within_the_ceiling(inputs: dict[str, P
                + [["db", "--db", db, "import-members", m] for m in members]
                + [["db", "--db", db, "import-history", "--member", "12345678", m]
                   for m in members]
-),
+               + [["db", "--db", db, "import-members", p[n]]
+                  for n in ("members.txt", "long-line.txt")]),
         "web": ("web", [["upload", p[n]] for n in bad]
                 + [["api", p[n]] for n in ("deep.json", "long.json")]),
     }
@@ -227,7 +245,12 @@ def test_every_door_refuses_the_adversary_within_the_ceiling(inputs: dict[str, P
     for (code, output, _), name in zip(lists[:6], ["deep.json", "long.json", "big.json"] * 2,
                                        strict=True):  # type: ignore[misc]
         assert code == 1 and refused[name].split(": ", 1)[1] in output, (name, output)
-
+    # the row past the cap is line MAX_MEMBERS + 1; every row before it was read and checked
+    assert lists[6][0] == 1 and f"{p['members.txt']}: line {MAX_MEMBERS + 1}: " \
+        f"{MAX_MEMBERS + 1:,} rows of members: more than the {MAX_MEMBERS:,} one file may " \
+        "have" in lists[6][1], lists[6]
+    assert lists[7][0] == 1 and f"{p['long-line.txt']}: line 1: more than " \
+        f"{MAX_MEMBER_LINE_CHARS:,} characters" in lists[7][1], lists[7]
     for (status, text), name in zip(web, bad + ["deep.json", "long.json"], strict=True):  # type: ignore[misc]
         assert status in (400, 413, 422), (name, status, text[:300])
     print("\n".join(table))
@@ -281,6 +304,8 @@ def ceiling_doors(tmp_path: Path, full: bool, warm: str) -> dict[str, tuple[str,
     if full:
         crosstable = tmp_path / "largest.csv"  # 16,384 players of 24 rounds: 393,216 results
         crosstable.write_text(dense_csv(16_384, 24))
+        members = tmp_path / "members.txt"
+        members.write_text(supplement(MAX_MEMBERS))
         other = f"sqlite:///{tmp_path / 'other.db'}"
         doors |= {
             f"rate {fmt}": ("cli", [["rate", str(event), "--format", fmt]])
@@ -290,6 +315,7 @@ def ceiling_doors(tmp_path: Path, full: bool, warm: str) -> dict[str, tuple[str,
             "crosstable convert": ("cli", [["convert", str(crosstable), str(tmp_path / "o.json")]]),
             "crosstable db": ("cli", [["db", "--db", other, "init"],
                                ["db", "--db", other, "rate", str(crosstable)]]),
+            "import-members": ("cli", [["db", "--db", warm, "import-members", str(members)]]),
         }
     return doors
 

@@ -3,11 +3,13 @@
 *Any input file up to* `MAX_INPUT_BYTES` *(10 MiB), of at most* `MAX_PLAYERS` *players
 and* `MAX_RESULTS` *results, is read, checked, rated and written within*
 `MEMORY_CEILING_MB` *(400 MB) of memory* by every door: ``uscf rate`` (each output
-format), ``uscf convert``, ``uscf db rate`` and ``uscf db import-history``. The web
-takes uploads of at most 2 MiB (``web.settings``: its estimator's page shows every
-player, and is not yet within the ceiling past about 12,000 players).
-tests/formats/test_bounds_ceiling.py holds each door to it in a child process, on files
-at the caps and on adversarial ones.
+format), ``uscf convert``, ``uscf db rate`` and ``uscf db import-history``. Member
+lists have caps of their own (`MAX_MEMBERS` rows, read and checked one at a time;
+`MAX_MEMBER_LIST_BYTES` for a rating supplement), held by ``uscf db import-members`` to
+the same ceiling. The web takes uploads of at most 2 MiB (``web.settings``: its
+estimator's page shows every player, and is not yet within the ceiling past about
+12,000 players). tests/formats/test_bounds_ceiling.py holds each door to it in a child
+process, on files at the caps and on adversarial ones.
 
 Why players and results as well as bytes: what rating and storing a file costs grows
 with its players (about 3 KB each in the office: a rating's explanation, its lineup, its
@@ -23,7 +25,8 @@ players of 20 rounds, 389,120 results) takes ``uscf rate --format json`` to 141 
 of 16,384 players of 24 rounds (2.96 MB, 393,216 results) takes ``rate --format json``
 to 205 MB and ``db rate`` to 294 MB. The worst door keeps about 60 MB of margin. Before the
 output was streamed (`json_stream`), a 9.6 MB event took ``rate --format json`` to 936
-MB. The first
+MB. A member list of 100,000 rows (7.8 MB) takes ``import-members`` to 255 MB (485 MB
+before it was read a line at a time). The first
 office command after installing compiles the kernels, once: it took 361 MB and 48 s with
 a file of 255 KB.
 
@@ -74,6 +77,15 @@ MAX_PLAYERS = 20_000
 #: Results of one file (each game counted once for each player, each bye or forfeit
 #: once): about 130 bytes each in the office. 20,000 players of 20 rounds.
 MAX_RESULTS = 400_000
+#: Members of one member list (a rating supplement, or the project's CSV or JSON list):
+#: counted as the rows are read, each checked as it comes, so a list is never held whole.
+MAX_MEMBERS = 100_000
+#: Bytes of a rating supplement (read a line at a time; its members are capped by
+#: `MAX_MEMBERS`, its bytes by this, so that reading it ends).
+MAX_MEMBER_LIST_BYTES = 64 * 1024 * 1024
+#: Characters of one line of a rating supplement (a line is about 100; one line is held
+#: whole while it is read).
+MAX_MEMBER_LINE_CHARS = 65_536
 #: Round cells a format that holds every round from 1 to the last (TRF, the CSV
 #: crosstable's JSON) writes for one section: players times the last round. A section of
 #: 2,000 players and 40 rounds needs 80,000; one of `MAX_PLAYERS` and 52 rounds, about a
