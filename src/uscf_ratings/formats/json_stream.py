@@ -69,9 +69,12 @@ _ENCODER = json.JSONEncoder(indent=2)
 
 def _encode(value: Any, level: int, write: Callable[[str], None]) -> None:
     lazy = _lazy_key(value)
-    if lazy is None:
+    if lazy is None and not level:  # a whole document: its pieces as they come
         for piece in _ENCODER.iterencode(value):
-            write(_at(piece, level))
+            write(piece)
+        return
+    if lazy is None:  # an item of a Lazy list (a player): its text at once, indented once
+        write(_at(_ENCODER.encode(value), level))
         return
     items = iter(value[lazy].items)
     first = next(items, _NONE)
