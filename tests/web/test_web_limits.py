@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from tests.web.conftest import SAMPLE_ID
 
 
@@ -36,7 +35,9 @@ LONG_NUMBER = b'{"sections": ' + b"9" * 100_000 + b"}"
 API_BODIES = {"deeply nested list": (DEEP, "nested more than 32 levels"),
               "deeply nested object": (DEEP_OBJECT, "nested more than 32 levels"),
               "33 levels": (JUST_TOO_DEEP, "nested more than 32 levels"),
-              "a 100,000-digit number": (LONG_NUMBER, "not valid JSON")}
+              # column 14: after '{"sections": ' (13 characters)
+              "a 100,000-digit number": (LONG_NUMBER, "line 1 column 14: a number of 100,000 "
+                                                      "characters; at most 100 are read")}
 
 
 @pytest.mark.parametrize("name", list(API_BODIES))

@@ -21,7 +21,7 @@ from ..formats.common import parse_systems, require_systems
 from ..formats.crosstable_text import render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
-from ..formats.result_json import PRIVATE_NOTICE, holds_birth_dates, results_document
+from ..formats.result_json import PRIVATE_NOTICE, holds_birth_dates, write_results
 from .db import db
 from .experiment import experiment_command
 from .published import fetch_command, verify_command
@@ -83,7 +83,10 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
         warn_assumed_games(name, event)
         rated.append((event, _rate_sections(name, event)))
     if as_json or fmt == "json":
-        click.echo(json.dumps(results_document(rated), indent=2))
+        out = click.get_text_stream("stdout")
+        write_results(rated, out.write)  # as json.dumps(..., indent=2), a player at a time
+        out.write("\n")
+        out.flush()
         return
     # A rating that started from a birth date gives the age away (docs/web.md, Privacy):
     # the output says so, first, in its own format (CSV on stderr, to stay a table).

@@ -5,7 +5,6 @@ every value read (`in_domain`)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,6 +16,7 @@ from ..core.model import Event, SectionType, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import section_label
+from .bounds import parse_json
 from .errors import Issue, ParseError
 
 
@@ -72,12 +72,9 @@ def utf8_text(raw: bytes, source: str) -> str:
 
 
 def load_json(text: str, source: str) -> Any:
-    """Parse JSON text, or raise a ParseError naming the line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
-                                        f"not valid JSON: {error.msg}")]) from None
+    """Parse JSON text, or raise a ParseError naming the line and column: invalid JSON,
+    nesting too deep or a number too long (`bounds.parse_json`, the one rule)."""
+    return parse_json(text, source)
 
 
 # --- numbers: ASCII digits only -------------------------------------------------------------

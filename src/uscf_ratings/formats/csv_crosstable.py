@@ -63,7 +63,8 @@ from ..core.model import (
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import MAX_RATING
-from .common import decimal, main_system, undated, utf8_text, whole
+from .bounds import MAX_PLAYERS, MAX_RESULTS, positional_rounds, read_input, too_many
+from .common import decimal, load_json, main_system, undated, utf8_text, whole
 from .errors import Issue, ParseError
 
 FORMAT_MARK = "uscf-crosstable"
@@ -92,7 +93,7 @@ def read(path: Path | str, *, event_date: date | None = None,
     of sections with neither ``systems`` nor a time control we can read; ``data``: the
     file's bytes, if already read."""
     path = Path(path)
-    text = utf8_text(path.read_bytes() if data is None else data, str(path))
+    text = utf8_text(read_input(path) if data is None else data, str(path))
     if text.lstrip().startswith(("{", "[")):
         return parse_json(text, str(path), event_date=event_date, systems=systems)
     return parse_csv(text, str(path), event_date=event_date, systems=systems)
@@ -124,17 +125,16 @@ def claims(text: str) -> bool:
 def parse_csv(text: str, source: str = "<csv>", *, event_date: date | None = None,
               systems: tuple[System, ...] | None = None) -> Event:
     issues: list[Issue] = []
-    raw = _CsvScanner(issues).scan(text)
+    try:
+        raw = _CsvScanner(issues).scan(text)
+    except _TooMany as error:
+        raise ParseError(source, [error.issue]) from None
     return _build(raw, issues, source, event_date, systems)
 
 
 def parse_json(text: str, source: str = "<json>", *, event_date: date | None = None,
                systems: tuple[System, ...] | None = None) -> Event:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
-                                        f"not valid JSON: {error.msg}")]) from None
+    data = load_json(text, source)
     issues: list[Issue] = []
     raw = _json_scan(data, issues)
     return _build(raw, issues, source, event_date, systems)
@@ -143,10 +143,27 @@ def parse_json(text: str, source: str = "<json>", *, event_date: date | None = N
 # --- the neutral form both flavours are read into ----------------------------------------
 
 
-@dataclass
+#: each result code, one string shared by every result that has it
+_CODES = {code: code for code in RESULT_CODES}
+
+
 class _Value:
-    text: str
-    where: str
+    """A cell's text and where it is. A CSV cell's place is kept as its line, column and
+    column name, and written out only when a message names it: a string per cell would
+    be most of the reader's memory (docs/formats.md, "The ceiling")."""
+
+    __slots__ = ("text", "_place", "_column", "_name")
+
+    def __init__(self, text: str, where: str | int, column: int = 0, name: str = ""):
+        self.text = text
+        self._place, self._column, self._name = where, column, name
+
+    @property
+    def where(self) -> str:
+        """``line 12, column 5 (round3)`` for a CSV cell, else the place as given."""
+        if isinstance(self._place, str):
+            return self._place
+        return f"line {self._place}, column {self._column} ({self._name})"
 
 
 @dataclass
@@ -158,6 +175,8 @@ class _RawSection:
     rows: list[dict[str, _Value]] = field(default_factory=list)
     #: per row: (round, cell, where)
     cells: list[list[tuple[int, _Value]]] = field(default_factory=list)
+    #: each round column's number, read once (one int for every row's cell)
+    round_numbers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -166,11 +185,23 @@ class _Raw:
     sections: list[_RawSection] = field(default_factory=list)
 
 
+class _TooMany(Exception):
+    """More rows or result cells than one file may have: the scan stops at once."""
+
+    def __init__(self, issue: Issue):
+        self.issue = issue
+
+
 class _CsvScanner:
-    """Splits the CSV text into metadata, header and rows, keeping line and column."""
+    """Splits the CSV text into metadata, header and rows, keeping line and column. It
+    stops at the first row past `bounds.MAX_PLAYERS` rows or `bounds.MAX_RESULTS` result
+    cells: a row of a few bytes costs more than a hundred times its size once read, so
+    the limits are held as the rows come, not once they are all read."""
 
     def __init__(self, issues: list[Issue]):
         self.issues = issues
+        self.rows = 0
+        self.results = 0
 
     def scan(self, text: str) -> _Raw:
         raw = _Raw()
@@ -246,13 +277,22 @@ class _CsvScanner:
                                              f"{len(section.columns)} columns"))
                 continue
             name = section.columns[col - 1]
-            where = f"line {number}, column {col} ({name})"
-            round_match = _ROUND.fullmatch(name)
-            if round_match:
-                cells.append((int(round_match["n"]), _Value(text, where)))
+            round_number = section.round_numbers.get(name)
+            if round_number is None and (round_match := _ROUND.fullmatch(name)):
+                round_number = section.round_numbers[name] = int(round_match["n"])
+            if round_number is not None:
+                cells.append((round_number, _Value(text, number, col, name)))
             else:
-                values[name] = _Value(text.strip(), where)
-        values.setdefault("pair", _Value("", f"line {number}, column 1 (pair)"))
+                values[name] = _Value(text.strip(), number, col, name)
+        values.setdefault("pair", _Value("", number, 1, "pair"))
+        self.rows += 1
+        self.results += sum(1 for _, cell in cells if cell.text.strip())
+        if self.rows > MAX_PLAYERS:
+            raise _TooMany(Issue(f"line {number}", too_many(self.rows, "rows of players",
+                                                             MAX_PLAYERS)))
+        if self.results > MAX_RESULTS:
+            raise _TooMany(Issue(f"line {number}", too_many(self.results, "results",
+                                                             MAX_RESULTS)))
         section.rows.append(values)
         section.cells.append(cells)
 
@@ -415,9 +455,10 @@ class _Builder:
         pairs = {v: i for i, row in enumerate(rows)
                  if (v := self.whole(row["pair"], minimum=1, quiet=True)) is not None}
         players = []
-        for row, cells in zip(rows, cells_of, strict=True):  # a row's cells beside it
+        for at, (row, cells) in enumerate(zip(rows, cells_of, strict=True)):  # a row's cells beside it
             player = self.player(row, cells, resolved, pairs,
                                  explain=not tc and not resolved)
+            cells_of[at] = []  # read: the section holds the player's results, not both
             if player is not None:
                 players.append(player)
         self.duplicates(rows)
@@ -528,7 +569,9 @@ class _Builder:
         if opponent is not None and opponent not in pairs:
             self.fail(cell.where, f"{text!r} names pair {opponent}, which is not in the section")
             return None
-        return Result(rnd, code, opponent)
+        # the code as one shared string: a string of its own per result would cost as much
+        # as the result itself (docs/formats.md, "The ceiling")
+        return Result(rnd, _CODES[code], opponent)
 
     # --- small values ---------------------------------------------------------------
 
@@ -634,8 +677,9 @@ def _section_csv(section: Section, event: Event, out: _Lines) -> None:
         if key in meta:
             out.meta(key, " ".join(meta[key]) if isinstance(meta[key], list) else str(meta[key]))
     columns = _columns(section)
-    rounds = _round_count(section)
-    out.row(columns + [f"round{n}" for n in range(1, rounds + 1)])
+    # the columns name their rounds: only those that hold a result are written
+    rounds = sorted({r.round for p in section.players for r in p.results})
+    out.row(columns + [f"round{n}" for n in rounds])
     for p in section.players:
         values = _player_values(p, columns)
         cells = _cells(p, rounds)
@@ -727,18 +771,15 @@ def _games(r: Rating) -> str:
     return "" if not r.games_known and r.games == 26 else str(r.games)
 
 
-def _round_count(section: Section) -> int:
-    return max((r.round for p in section.players for r in p.results), default=0)
-
-
-def _cells(p: Player, rounds: int) -> list[str]:
-    cells = [""] * rounds
+def _cells(p: Player, rounds: Sequence[int]) -> list[str]:
+    """The player's cell in each of ``rounds``, "" where there is none."""
+    cells: dict[int, str] = {}
     for r in p.results:
-        if cells[r.round - 1]:
+        if r.round in cells:
             raise ValueError(f"section player {p.pair}: two results in round {r.round} cannot "
                              "be written as one CSV cell")
-        cells[r.round - 1] = r.code + ("" if r.opponent is None else str(r.opponent))
-    return cells
+        cells[r.round] = r.code + ("" if r.opponent is None else str(r.opponent))
+    return [cells.get(n, "") for n in rounds]
 
 
 def to_json(event: Event) -> dict[str, Any]:
@@ -762,7 +803,8 @@ def to_json(event: Event) -> dict[str, Any]:
         out.update({names[k]: (v == "true" if k == "section_online" else v)
                     for k, v in meta.items()})
         columns = _columns(section)
-        rounds = _round_count(section)
+        # the JSON's results are a list, a cell for every round from 1 to the last
+        rounds = range(1, positional_rounds(section, "the CSV crosstable's JSON") + 1)
         players = []
         for p in section.players:
             values = _player_values(p, columns)

@@ -64,7 +64,6 @@ import io
 import re
 import struct
 import zipfile
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -86,6 +85,7 @@ from ..core.pipeline import section_systems
 from ..core.rules import rules_for
 from .archive import MAX_MEMBERS, MAX_UNPACKED
 from .archive import Reader as archive_reader
+from .bounds import MAX_INPUT_BYTES, read_input
 from .common import main_system, systems_of
 from .errors import Issue, ParseError
 from .event_details import director, directors
@@ -211,7 +211,7 @@ def _locate(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
     """The three files' bytes by upper-case name, from a folder, a zip or one file."""
     found: dict[str, tuple[str, bytes]] = {}
     if path.is_dir():
-        found = {p.name.upper(): (p.name, p.read_bytes()) for p in path.iterdir()
+        found = {p.name.upper(): (p.name, read_input(p)) for p in path.iterdir()
                  if p.is_file() and p.name.upper() in TABLES}
     elif path.is_file() and path.suffix.lower() == ".zip" or _is_zip(path):
         found = _from_zip(path, issues)
@@ -223,11 +223,16 @@ def _locate(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
                                            "expected one of the three report files, a folder "
                                            "or a zip holding them"))
             return found
-        found = {p.name.upper(): (p.name, p.read_bytes()) for p in path.parent.iterdir()
+        found = {p.name.upper(): (p.name, read_input(p)) for p in path.parent.iterdir()
                  if p.is_file() and p.name.upper() in TABLES}
     else:
         issues.append(Issue("", "no such file or folder"))
         return found
+    total = sum(len(data) for _, data in found.values())
+    if total > MAX_INPUT_BYTES:  # the three files are one input
+        issues.append(Issue("", f"the report's files hold {total:,} bytes together: more "
+                                f"than the {MAX_INPUT_BYTES:,} bytes any input may have"))
+        return {}
     for name in TABLES:
         if name not in found:
             issues.append(Issue(name, "missing: a rating report has THEXPORT.DBF, TSEXPORT.DBF "
@@ -240,28 +245,18 @@ def _is_zip(path: Path) -> bool:
 
 
 def _from_zip(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
-    try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, NotImplementedError) as error:  # a version unknown
-        issues.append(Issue("", f"not a readable zip file ({error})"))
-        return {}
+    """The report's files in a zip, unpacked within the caps (`formats.archive`: a
+    member over them, encrypted or compressed by a method not read is refused whole)."""
+    reader = archive_reader(read_input(path), str(path))
     found: dict[str, tuple[str, bytes]] = {}
-    with archive:
-        reader = archive_reader(archive, str(path))  # refuses a zip over the caps
-        for info in archive.infolist():
-            base = info.filename.replace("\\", "/").rsplit("/", 1)[-1]
-            if base.upper() not in TABLES:
-                continue
-            if base.upper() in found:
-                issues.append(Issue(info.filename, f"a second {base.upper()} in the zip"))
-                continue
-            try:
-                found[base.upper()] = (info.filename, reader.read(info))
-            except ParseError:
-                raise  # over a cap
-            except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError,
-                    zlib.error) as error:
-                issues.append(Issue(info.filename, f"cannot be read from the zip ({error})"))
+    for info in reader.infolist():
+        base = info.filename.replace("\\", "/").rsplit("/", 1)[-1]
+        if base.upper() not in TABLES:
+            continue
+        if base.upper() in found:
+            issues.append(Issue(info.filename, f"a second {base.upper()} in the zip"))
+            continue
+        found[base.upper()] = (info.filename, reader.read(info))
     return found
 
 
@@ -753,9 +748,6 @@ def report_files(event: Event) -> dict[str, bytes]:
     _fit(problems, "number of sections", str(len(event.sections)), 2)
     if rounds > 99:
         problems.append(f"{rounds} rounds: the report has at most 99 round columns")
-    if not 1900 <= event.end_date.year <= 1900 + 255:  # the header's year is one byte
-        problems.append(f"end date {event.end_date}: a dBase header holds the years 1900 "
-                        "to 2155")
     if problems:
         raise ValueError("cannot write a 2C rating report:\n" + "\n".join(problems))
     site = _head_details(event.details)

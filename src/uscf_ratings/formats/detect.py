@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import NamedTuple
 
 from ..core.model import Event, System
+from .bounds import check_event_size, read_input
 from .common import in_domain, with_systems
 from .errors import Issue, ParseError
 from .losses import losses
@@ -64,7 +65,7 @@ def sniff(path: Path, data: bytes | None = None) -> Format:
     if suffix == ".zip":  # the report reader says so when it is no readable zip
         return BY_NAME["dbf"]
     if data is None:
-        data = path.read_bytes()
+        data = read_input(path)
     head = data[:4096]
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if suffix in (".trf", ".trfx"):
@@ -137,6 +138,7 @@ def read_any(path: Path | str, fmt: str | None = None, *, event_date: date | Non
                                            "(leave --date out, or correct the file)")])
     if systems:
         event = with_systems(event, systems, str(path))
+    event = check_event_size(event, str(path))
     if chosen.name not in _CHECKED_BY_READER:
         event = in_domain(event, str(path))
     return event

@@ -35,6 +35,7 @@ from ..core.model import (
     SectionType,
     System,
 )
+from .bounds import check_event_size, parse_json, read_input
 from .common import in_domain
 from .errors import Issue, ParseError
 from .event_details import details_from_json, details_to_json
@@ -104,7 +105,7 @@ def read_event(path: Path | str) -> Event:
     """Read an event JSON file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_input(path).decode("utf-8")
     except UnicodeDecodeError as error:
         problem = Issue("", f"not UTF-8 text ({error.reason} at byte {error.start})")
         raise ParseError(str(path), [problem]) from None
@@ -112,12 +113,9 @@ def read_event(path: Path | str) -> Event:
 
 
 def parse_event(text: str, source: str = "<event>") -> Event:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
-                                        f"not valid JSON: {error.msg}")]) from None
-    return event_from_dict(data, source)
+    """Event JSON text as an event; a `ParseError` naming the place of each problem (its
+    depth and numbers bounded as every reader's JSON, `bounds.parse_json`)."""
+    return event_from_dict(parse_json(text, source), source)
 
 
 def _path(parts: Any) -> str:
@@ -141,7 +139,7 @@ def event_from_dict(data: Any, source: str = "<event>", *, checked: bool = False
     event = builder.event(data)
     if issues:
         raise ParseError(source, issues)
-    return event if checked else in_domain(event, source)
+    return event if checked else in_domain(check_event_size(event, source), source)
 
 
 def _explain(error: jsonschema.ValidationError) -> str:

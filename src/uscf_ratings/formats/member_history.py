@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Rating, System
+from .bounds import read_input
 from .common import kind_of, load_json, utf8_text
 from .errors import Issue, ParseError
 from .ratings_api import BUNDLE_MARK, UNPUBLISHED_N, is_history_page, number_of, read_day
@@ -120,7 +121,7 @@ def read_history(path: Path | str, member: str | None = None,
     for API pages, and checked against a fetched file's."""
     path = Path(path)
     source = str(path)
-    text = utf8_text(path.read_bytes() if data is None else data, source)
+    text = utf8_text(read_input(path) if data is None else data, source)
     reader = _Reader()
     found = reader.history(load_json(text, source), member)
     if reader.issues or found is None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import System
+from .bounds import MAX_MEMBERS, read_input, too_many
 from .common import kind_of, load_json
 from .errors import Issue, ParseError
 from .member_records import Baseline, MemberRecord
@@ -52,10 +53,7 @@ def read_members(path: Path | str) -> list[MemberRecord]:
 
 
 def _bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ParseError(str(path), [Issue("", f"cannot be read: {error.strerror or error}")]) from None
+    return read_input(path)
 
 
 def _utf8(path: Path, data: bytes) -> str:
@@ -215,10 +213,15 @@ def _from_csv(path: Path, text: str) -> list[MemberRecord]:
     if twice:
         raise ParseError(str(path), [Issue("line 1", f"column {h!r} is given twice") for h in twice])
     records = []
+    count = 0
     for cells in reader:
         where = f"line {reader.line_num}"
         if not any(c.strip() for c in cells):
             continue
+        count += 1
+        if count > MAX_MEMBERS:  # as the rows come: the records are never all made
+            issues.append(Issue(where, too_many(count, "rows of members", MAX_MEMBERS)))
+            break
         if len(cells) != len(header):
             issues.append(Issue(where, f"{len(cells)} columns where the header has {len(header)}"))
             continue
@@ -245,6 +248,8 @@ def _from_json(path: Path, text: str) -> list[MemberRecord]:
     rows = data.get("members") if isinstance(data, dict) else data
     if not isinstance(rows, list):
         raise ParseError(str(path), [Issue("", "expected a list of members or {\"members\": [...]}")])
+    if len(rows) > MAX_MEMBERS:
+        raise ParseError(str(path), [Issue("", too_many(len(rows), "members", MAX_MEMBERS))])
     issues: list[Issue] = []
     f = _Fields(issues)
     records = []

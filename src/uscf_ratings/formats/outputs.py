@@ -89,16 +89,19 @@ def _cell(result: Result | None, width: int = 4) -> str:
     return result.code + (f"{result.opponent:>{width}}" if result.opponent is not None else "")
 
 
-def _by_round(player: Player, rounds: int) -> list[Result | None]:
-    cells: list[Result | None] = [None] * rounds
+def _by_round(player: Player, rounds: Sequence[int]) -> list[Result | None]:
+    """The player's result in each of ``rounds`` (None where there is none)."""
+    mine: dict[int, Result] = {}
     for r in player.results:
-        if 1 <= r.round <= rounds and cells[r.round - 1] is None:
-            cells[r.round - 1] = r
-    return cells
+        mine.setdefault(r.round, r)
+    return [mine.get(n) for n in rounds]
 
 
-def _rounds(section: Section) -> int:
-    return max((r.round for p in section.players for r in p.results), default=0)
+def _rounds(*sections: Section) -> list[int]:
+    """The round numbers that hold a result, in order: the columns of a table. Sized by
+    the rounds present, never by the largest number (a file's ``round1000000000`` is
+    one column, not a billion)."""
+    return sorted({r.round for s in sections for p in s.players for r in p.results})
 
 
 def _title(section: Section | SectionResult) -> str:
@@ -130,7 +133,7 @@ def _text_section(section: Section, result: SectionResult) -> list[str]:
     name_width = max([len(p.name) for p in section.players] + [20])
     id_width = max([len(p.id) for p in section.players] + [8])
     head = f"Pair {'Player':<{name_width}} {'ID':<{id_width}} Total"
-    head += "".join(f" {'Rd ' + str(n):<5}" for n in range(1, rounds + 1))
+    head += "".join(f" {'Rd ' + str(n):<5}" for n in rounds)
     head = head.rstrip()
     lines = [f"{_title(section)}  ({_describe(section, result)})", head, "-" * len(head)]
     for player in section.players:
@@ -155,11 +158,11 @@ def render_csv(event: Event, results: Sequence[SectionResult]) -> str:
     """One row per player and system, with the round cells; a cell a spreadsheet would
     run as a formula (a name such as ``=HYPERLINK(...)``) is made inert (`csv_safety`)."""
     pairs = _pairs(event, results)
-    rounds = max((_rounds(s) for s, _ in pairs), default=0)
+    rounds = _rounds(*(s for s, _ in pairs))
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\n")
     out.writerow(["section", "pair", "id", "name", "system", "pre", "post", "post_2dp",
-                  "games_after", "formula"] + [f"round{n}" for n in range(1, rounds + 1)])
+                  "games_after", "formula"] + [f"round{n}" for n in rounds])
     for section, result in pairs:
         for player in section.players:
             cells = [_cell(c, 0) for c in _by_round(player, rounds)]
@@ -230,7 +233,7 @@ def render_html(event: Event, results: Sequence[SectionResult], notice: str | No
 def _html_section(section: Section, result: SectionResult) -> list[str]:
     esc = html.escape
     rounds = _rounds(section)
-    head = "".join(f"<th>Rd {n}</th>" for n in range(1, rounds + 1))
+    head = "".join(f"<th>Rd {n}</th>" for n in rounds)
     rows = ["<section>", f"<h2>{esc(_title(section))}</h2>",
             f'<p class="meta">{esc(_describe(section, result))}</p>', "<table>",
             "<thead><tr><th>Pair</th><th>Player</th><th>ID</th>"

@@ -53,6 +53,7 @@ from datetime import date
 from pathlib import Path
 
 from ..core.model import Event, EventDetails, FideRating, Player, Rating, Result, Section, System
+from .bounds import read_input
 from .common import UNDATED, is_digits, systems_of, undated
 from .errors import Issue, ParseError
 
@@ -84,7 +85,7 @@ def load(path: Path | str, *, event_date: date | None = None,
          data: bytes | None = None) -> tuple[Event, list[Issue]]:
     """Read a PGN file: the event and the notes on games that were skipped."""
     path = Path(path)
-    raw = path.read_bytes() if data is None else data
+    raw = read_input(path) if data is None else data
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import Event, EventDetails, Player, Rating, Result, Section, SectionType, System
+from .bounds import read_input
 from .common import DATE_HELP, in_domain, kind_of, load_json, utf8_text
 from .errors import Issue, ParseError
 from .outputs import total
@@ -136,7 +137,7 @@ def read_records(path: Path | str, *, event_date: date | None = None,
     `ParseError` naming every problem otherwise."""
     path = Path(path)
     source = str(path)
-    text = utf8_text(path.read_bytes() if data is None else data, source)
+    text = utf8_text(read_input(path) if data is None else data, source)
     reader = _Reader(path, event_date, systems)
     found = reader.records(load_json(text, source))
     if reader.issues or found is None:

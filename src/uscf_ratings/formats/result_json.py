@@ -6,7 +6,7 @@ later event can be rated from this output alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -16,6 +16,7 @@ from ..core.initial import Initial, uses_birth_date
 from ..core.model import Event, Rating
 from ..core.results import RatingResult, SectionResult, StepResult
 from .event_details import details_to_json
+from .json_stream import Lazy, write_json
 
 #: What a director's output says when a rating in it started from a birth date.
 PRIVATE_NOTICE = ("PRIVATE: a rating here started from a member's birth date (an "
@@ -32,20 +33,35 @@ def holds_birth_dates(results: Iterable[SectionResult]) -> bool:
                for r in p.ratings.values())
 
 
-def results_document(rated: Iterable[tuple[Event, list[SectionResult]]]) -> dict[str, Any]:
+def results_document(rated: Iterable[tuple[Event, list[SectionResult]]], *,
+                     lazy: bool = False) -> dict[str, Any]:
     """The JSON of ``uscf rate --json``: ``{"events": [...]}``, and first ``"private"``
-    (`PRIVATE_NOTICE`) where a rating started from a birth date."""
+    (`PRIVATE_NOTICE`) where a rating started from a birth date. ``lazy``: the events,
+    their sections and players `Lazy` lists, each made as it is written
+    (`write_results`)."""
     events = list(rated)
     document: dict[str, Any] = {}
     if holds_birth_dates(r for _, results in events for r in results):
         document["private"] = PRIVATE_NOTICE
-    document["events"] = [event_to_dict(e, r) for e, r in events]
+    document["events"] = (Lazy(event_to_dict(e, r, lazy=True) for e, r in events) if lazy
+                          else [event_to_dict(e, r) for e, r in events])
     return document
 
 
-def event_to_dict(event: Event, results: list[SectionResult]) -> dict[str, Any]:
+def write_results(rated: Sequence[tuple[Event, list[SectionResult]]],
+                  write: Callable[[str], object]) -> None:
+    """`results_document` of each event and its results, written as ``json.dumps(...,
+    indent=2)`` writes it (without a final line break), one player's dict at a time
+    (`json_stream`): the dicts of every explanation at once are about twelve times the
+    size of the file they came from."""
+    write_json(results_document(rated, lazy=True), write)
+
+
+def event_to_dict(event: Event, results: list[SectionResult], *,
+                  lazy: bool = False) -> dict[str, Any]:
     """The event's results; ``details`` (as event JSON writes them) only when the file
-    gave some."""
+    gave some. ``lazy``: its sections and their players `Lazy` lists, each made as it is
+    written (`write_results`)."""
     out: dict[str, Any] = {
         "id": event.id,
         "name": event.name,
@@ -54,11 +70,23 @@ def event_to_dict(event: Event, results: list[SectionResult]) -> dict[str, Any]:
     }
     if not event.details.empty:
         out["details"] = details_to_json(event.details)
-    out["sections"] = [section_to_dict(r) for r in results]
+    sections = (section_to_dict(r, lazy=lazy) for r in results)
+    out["sections"] = Lazy(sections) if lazy else list(sections)
     return out
 
 
-def section_to_dict(result: SectionResult) -> dict[str, Any]:
+def section_to_dict(result: SectionResult, *, lazy: bool = False) -> dict[str, Any]:
+    """A section's results; ``lazy``: its players a `Lazy` list, each made as written."""
+    players = (
+        {
+            "pair": p.pair,
+            "pairs": list(p.pairs),
+            "id": p.id,
+            "name": p.name,
+            "ratings": {s.value: rating_to_dict(r) for s, r in p.ratings.items()},
+        }
+        for p in result.players
+    )
     return {
         "number": result.number,
         "name": result.name,
@@ -69,16 +97,7 @@ def section_to_dict(result: SectionResult) -> dict[str, Any]:
         "rule_set": result.rules.effective.isoformat(),
         "bonus_threshold": result.rules.bonus_threshold,
         "initialization": result.rules.initialization,
-        "players": [
-            {
-                "pair": p.pair,
-                "pairs": list(p.pairs),
-                "id": p.id,
-                "name": p.name,
-                "ratings": {s.value: rating_to_dict(r) for s, r in p.ratings.items()},
-            }
-            for p in result.players
-        ],
+        "players": Lazy(players) if lazy else list(players),
     }
 
 

@@ -105,15 +105,19 @@ used without guessing N; it is reported, unless ``provisional_games`` says what 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import re
+import struct
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from ..core.model import System
+from .bounds import MAX_MEMBER_LINE_CHARS, MAX_MEMBER_LIST_BYTES, MAX_MEMBERS, too_many
 from .common import is_digits
 from .dbf import DbfTable, read_table
 from .errors import Issue, ParseError
@@ -334,19 +338,29 @@ def _is_system_key(key: str) -> bool:
 
 @dataclass(frozen=True)
 class _Row:
-    """One row, ready to convert: where it is, key -> (where the cell is, its text), and a
-    problem with the row as a whole (wrong number of columns), if any."""
+    """One row, ready to convert: where it is, key -> (the cell's column, its text), and a
+    problem with the row as a whole (wrong number of columns), if any. A cell's place is
+    the row's and its column's (`_place`), written out only when a message names it: a
+    string per cell was most of the reader's memory."""
 
     where: str
     cells: dict[str, tuple[str, str]]
     problem: str | None = None
 
 
+def _place(where: str, column: str) -> str:
+    """``line 12, column 'Name'``: a cell's place, from its row's and its column's."""
+    return f"{where}, {column}"
+
+
 def _entries(rows: Iterable[_Row], issues: list[Issue], established_games: int,
              provisional_games: int | None) -> list[SupplementEntry]:
     entries: list[SupplementEntry] = []
     seen: dict[str, str] = {}
-    for row in rows:
+    for count, row in enumerate(rows, start=1):
+        if count > MAX_MEMBERS:  # checked as the rows come: the file is never held whole
+            issues.append(Issue(row.where, too_many(count, "rows of members", MAX_MEMBERS)))
+            break
         if row.problem:
             issues.append(Issue(row.where, row.problem))
             continue
@@ -355,7 +369,8 @@ def _entries(rows: Iterable[_Row], issues: list[Issue], established_games: int,
             continue
         ident = entry.member.id
         if ident in seen:
-            issues.append(Issue(row.cells["id"][0], f"ID {ident} is also at {seen[ident]}"))
+            issues.append(Issue(_place(row.where, row.cells["id"][0]),
+                                f"ID {ident} is also at {seen[ident]}"))
             continue
         seen[ident] = row.where
         entries.append(entry)
@@ -367,9 +382,11 @@ def _entry(where: str, cells: dict[str, tuple[str, str]], found: list[Issue],
     """Convert one row; its problems go to ``found`` in the order of its columns."""
     issues: list[Issue] = []
     entry = _convert(where, cells, issues, established_games, provisional_games)
-    order = {cell_where: i for i, (cell_where, _) in enumerate(cells.values())}
+    if not issues:
+        return entry
+    order = {_place(where, column): i for i, (column, _) in enumerate(cells.values())}
     found.extend(sorted(issues, key=lambda issue: order.get(issue.where, -1)))
-    return None if issues else entry
+    return None
 
 
 def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
@@ -378,7 +395,7 @@ def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
         return cells[key][1].strip() if key in cells else ""
 
     def place(key: str) -> str:
-        return cells[key][0] if key in cells else where
+        return _place(where, cells[key][0]) if key in cells else where
 
     def a_date(key: str) -> date | None:
         try:
@@ -454,12 +471,40 @@ def _convert(where: str, cells: dict[str, tuple[str, str]], issues: list[Issue],
 # --- text files --------------------------------------------------------------------------
 
 
-def _read_text(path: Path) -> str:
-    data = path.read_bytes()
+def _lines(path: Path) -> Iterator[str]:
+    """The file's lines, as ``text.splitlines()`` of its whole text gives them, read one
+    at a time: UTF-8 (a BOM skipped) if the whole file is, else Windows-1252. A line of
+    more than `MAX_MEMBER_LINE_CHARS` characters, or a file of more than
+    `MAX_MEMBER_LIST_BYTES` bytes, is refused (a line is held whole while it is read)."""
+    size = path.stat().st_size
+    if size > MAX_MEMBER_LIST_BYTES:
+        raise ParseError(str(path), [Issue("", f"{size:,} bytes: larger than the "
+                                           f"{MAX_MEMBER_LIST_BYTES:,} bytes a member list "
+                                           "may have")])
+    utf8 = _is_utf8(path)
+    with path.open(encoding="utf-8-sig" if utf8 else "cp1252",
+                   errors="strict" if utf8 else "replace", newline="") as handle:
+        number = 0
+        while piece := handle.readline(MAX_MEMBER_LINE_CHARS + 1):
+            if len(piece) > MAX_MEMBER_LINE_CHARS:
+                raise ParseError(str(path), [Issue(f"line {number + 1}", "more than "
+                                                   f"{MAX_MEMBER_LINE_CHARS:,} characters")])
+            for line in piece.splitlines():  # \f, \x85 and the like end lines too
+                number += 1
+                yield line
+
+
+def _is_utf8(path: Path) -> bool:
+    """Whether the whole file is UTF-8, read in pieces."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
     try:
-        return data.decode("utf-8-sig")
+        with path.open("rb") as handle:
+            while piece := handle.read(1 << 16):
+                decoder.decode(piece)
+        decoder.decode(b"", final=True)
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        return False
+    return True
 
 
 def _key_of(name: str, overrides: Mapping[str, str]) -> str | None:
@@ -467,29 +512,33 @@ def _key_of(name: str, overrides: Mapping[str, str]) -> str | None:
     return overrides.get(n) or ALIASES.get(n)
 
 
-def _text_rows(path: Path, overrides: Mapping[str, str]) -> list[_Row]:
-    lines = _read_text(path).splitlines()
-    numbered = [(i, line) for i, line in enumerate(lines, start=1) if line.strip()]
-    if not numbered:
-        return []
-    first = numbered[0][1]
-    tab = "\t" in first
-    if tab:
-        split = [(i, line.split("\t")) for i, line in numbered]
+def _text_rows(path: Path, overrides: Mapping[str, str]) -> Iterator[_Row]:
+    """The rows of a text file, made one line at a time (`_lines`); the header is
+    checked when the first row is asked for."""
+    lines = _lines(path)
+    skipped = []  # the blank lines before the first, which tells tab from comma
+    for line in lines:
+        skipped.append(line)
+        if line.strip():
+            break
     else:
-        reader = csv.reader(lines)
-        split = []
-        for row in reader:
-            if any(c.strip() for c in row):
-                split.append((reader.line_num, row))
-    header = split[0][1]
+        return
+    every = chain(skipped, lines)
+    split: Iterator[tuple[int, list[str]]]
+    if "\t" in skipped[-1]:
+        split = ((i, line.split("\t")) for i, line in enumerate(every, start=1) if line.strip())
+    else:
+        reader = csv.reader(every)
+        split = ((reader.line_num, row) for row in reader if any(c.strip() for c in row))
+    line1, header = next(split)
     if header and is_digits(header[0].strip()):  # no header: the rtglist layout
-        return _rtglist(split)
+        yield from _rtglist(chain([(line1, header)], split))
+        return
     keys = [_key_of(h, overrides) for h in header]
-    line1 = split[0][0]
     normalized = [_norm(h) for h in header]
     if normalized[9:10] == ["rtgreg"] and not overrides:  # rtglist.txt's header: by position
-        return _rtglist(split[1:])
+        yield from _rtglist(split)
+        return
     if "id" not in keys and "rtgreg" in normalized:
         raise ParseError(str(path), [Issue(f"line {line1}", "an rtglist header with rtgreg in column "
                                            f"{normalized.index('rtgreg') + 1}, not 10 as expected")])
@@ -503,30 +552,31 @@ def _text_rows(path: Path, overrides: Mapping[str, str]) -> list[_Row]:
         raise ParseError(str(path), [Issue(f"line {line1}", f"two columns read as {k}: "
                                            + ", ".join(h for h, kk in named if kk == k))
                                      for k in sorted(dupes)])
-    rows: list[_Row] = []
-    for line, row in split[1:]:
-        where = f"line {line}"
+    columns = [(j, k, f"column {header[j].strip()!r}") for j, k in enumerate(keys) if k]
+    for number, row in split:
+        where = f"line {number}"
         if len(row) != len(header):
-            rows.append(_Row(where, {}, f"{len(row)} columns where the header has {len(header)}"))
+            yield _Row(where, {}, f"{len(row)} columns where the header has {len(header)}")
             continue
-        rows.append(_Row(where, {k: (f"{where}, column {header[j].strip()!r}", row[j])
-                                 for j, k in enumerate(keys) if k}))
-    return rows
+        yield _Row(where, {k: (column, row[j]) for j, k, column in columns})
 
 
-def _rtglist(split: list[tuple[int, list[str]]]) -> list[_Row]:
-    rows: list[_Row] = []
+#: each rtglist column's label, as a cell's place names it
+_RTGLIST_COLUMNS = {layout_id: {j: (key, f"column {j + 1} ({key})")
+                                for j, key in {**RTGLIST_IDENTITY, **layout}.items()}
+                    for layout_id, layout in (("wide", RTGLIST_WIDE), ("narrow", RTGLIST_NARROW))}
+
+
+def _rtglist(split: Iterable[tuple[int, list[str]]]) -> Iterator[_Row]:
     for line, row in split:
         where = f"line {line}"
-        layout = RTGLIST_WIDE if len(row) >= RTGLIST_WIDE_FROM else RTGLIST_NARROW
+        layout = _RTGLIST_COLUMNS["wide" if len(row) >= RTGLIST_WIDE_FROM else "narrow"]
         if len(row) < 10:
-            rows.append(_Row(where, {}, f"{len(row)} columns where rtglist.txt has at least 10 "
-                                        "(ID to regular rating)"))
+            yield _Row(where, {}, f"{len(row)} columns where rtglist.txt has at least 10 "
+                                  "(ID to regular rating)")
             continue
-        cells = {key: (f"{where}, column {j + 1} ({key})", row[j] if j < len(row) else "")
-                 for j, key in {**RTGLIST_IDENTITY, **layout}.items()}
-        rows.append(_Row(where, cells))
-    return rows
+        yield _Row(where, {key: (column, row[j] if j < len(row) else "")
+                           for j, (key, column) in layout.items()})
 
 
 # --- dBase III files ---------------------------------------------------------------------
@@ -537,9 +587,19 @@ def _dbf_rows(path: Path, overrides: Mapping[str, str]) -> Iterator[_Row]:
     (`formats.dbf.read_table`). The header is checked here, before any row is given; the
     rows are made one at a time, so a large file is never held twice over."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_MEMBER_LIST_BYTES + 1)
     except OSError as error:
         raise ParseError(str(path), [Issue("", f"cannot be read: {error.strerror or error}")]) from None
+    if len(data) > MAX_MEMBER_LIST_BYTES:
+        raise ParseError(str(path), [Issue("", f"larger than the {MAX_MEMBER_LIST_BYTES:,} "
+                                           "bytes a member list may have")])
+    if len(data) >= 12:  # refused before the records are made, counted by the bytes there
+        _, header_len, record_len = struct.unpack_from("<IHH", data, 4)
+        records = (len(data) - header_len) // max(record_len, 1)
+        if records > MAX_MEMBERS:
+            raise ParseError(str(path), [Issue("header", too_many(records, "records of "
+                                                                  "members", MAX_MEMBERS))])
     problems: list[Issue] = []
     table = read_table(data, "header", problems)
     if table is None:  # nothing can be read: a broken or foreign header
@@ -562,6 +622,7 @@ def _dbf_rows(path: Path, overrides: Mapping[str, str]) -> Iterator[_Row]:
 
 def _dbf_records(table: DbfTable, keys: Mapping[str, str | None]) -> Iterator[_Row]:
     """One row per live record, numbered as in the file (a deleted record keeps its number)."""
+    labels = {name: f"field {name}" for name in table.fields}
     for number, record in table.records:
         where = f"record {number}"
         cells = {}
@@ -571,5 +632,5 @@ def _dbf_records(table: DbfTable, keys: Mapping[str, str | None]) -> Iterator[_R
                 continue
             if table.fields[name].type == "D":
                 value = value.strip()
-            cells[key] = (f"{where}, field {name}", value.replace("\x00", " "))
+            cells[key] = (labels[name], value.replace("\x00", " "))
         yield _Row(where, cells)

@@ -124,6 +124,7 @@ from ..core.model import (
     SectionType,
     System,
 )
+from .bounds import read_input
 from .common import UNDATED, is_digits, kind_of, load_json, main_system, systems_of, undated
 from .errors import Issue, ParseError
 from .event_details import director, directors
@@ -158,7 +159,7 @@ def read(path: Path | str, *, event_date: date | None = None,
     the file's bytes, when the caller has read them."""
     path = Path(path)
     try:
-        text = (path.read_bytes() if data is None else data).decode("utf-8-sig")
+        text = (read_input(path) if data is None else data).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ParseError(str(path), [Issue("", f"not UTF-8 text ({error.reason} at byte "
                                            f"{error.start})")]) from None

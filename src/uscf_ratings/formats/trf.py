@@ -95,6 +95,7 @@ from ..core.model import (
     System,
 )
 from ..core.timecontrol import parse_time_control
+from .bounds import positional_rounds, read_input
 from .common import UNDATED, is_digits, main_system, undated, whole
 from .errors import Issue, ParseError
 from .event_details import director, directors, web_address
@@ -129,7 +130,7 @@ def read(path: Path | str, *, event_date: date | None = None,
     section whose file states neither systems nor a time control we can read (else none);
     ``data`` the file's bytes, when the caller has read them."""
     path = Path(path)
-    return parse(path.read_bytes() if data is None else data, str(path), path.stem,
+    return parse(read_input(path) if data is None else data, str(path), path.stem,
                  event_date=event_date, systems=systems)
 
 
@@ -702,7 +703,7 @@ def section_text(event: Event, s: Section) -> str:
     problems = _check(s)
     if problems:
         raise ValueError(f"cannot write section {s.number} as TRF:\n" + "\n".join(problems))
-    rounds = max((r.round for p in s.players for r in p.results), default=0)
+    rounds = positional_rounds(s, "TRF")
     main = main_system(s.systems, s.time_control, s.start_date, s.online or event.online)
     xus = {"event": event.id, "section": str(s.number), "type": s.type.value, "k": s.k.value,
            "online": "yes" if s.online or event.online else "no",

@@ -60,9 +60,6 @@ one system) as ``Rating(r, 26, games_known=False)``, or as the FIDE rating when
 
 from __future__ import annotations
 
-import io
-import zipfile
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -72,6 +69,7 @@ from typing import Any
 from ..core.model import Event, FideRating, Player, Rating, Result, Section, SectionType, System
 from ..core.validate import MAX_RATING
 from .archive import Reader as archive_reader
+from .bounds import read_input
 from .common import UNDATED, kind_of, load_json, systems_of, undated
 from .errors import Issue, ParseError
 
@@ -95,7 +93,7 @@ def read(path: Path | str, *, event_date: date | None = None,
     date of a file that gives none (refused without it); ``systems``: those of sections
     without a time control we can read; ``data``: the file's bytes, if already read."""
     path = Path(path)
-    raw = path.read_bytes() if data is None else data
+    raw = read_input(path) if data is None else data
     source = str(path)
     if raw[:4] == b"PK\x03\x04":
         raw = _unzip(raw, source)
@@ -108,20 +106,15 @@ def read(path: Path | str, *, event_date: date | None = None,
 
 
 def _unzip(raw: bytes, source: str) -> bytes:
-    """The single internal file, "always called 'Json'" (jsonfiles.html)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            names = archive.namelist()
-            name = "Json" if "Json" in names else (names[0] if len(names) == 1 else None)
-            if name is None:
-                raise ParseError(source, [Issue("zip", "expected one internal file called "
-                                                f"'Json', found {names}")])
-            return archive_reader(archive, source).read(archive.getinfo(name))
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError,
-            RuntimeError, zlib.error) as error:
-        if isinstance(error, ParseError):
-            raise
-        raise ParseError(source, [Issue("zip", f"not a readable zip file ({error})")]) from None
+    """The single internal file, "always called 'Json'" (jsonfiles.html), unpacked within
+    the caps (`formats.archive`)."""
+    reader = archive_reader(raw, source)
+    names = [info.filename for info in reader.infolist()]
+    name = "Json" if "Json" in names else (names[0] if len(names) == 1 else None)
+    if name is None:
+        raise ParseError(source, [Issue("zip", "expected one internal file called "
+                                        f"'Json', found {names}")])
+    return reader.read(reader.archive.getinfo(name))
 
 
 def claims(text: str) -> bool:

@@ -77,13 +77,14 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
     """One file read and checked as the office will rate it; for event JSON read as it
     is, the text it was read from; and what to tell the user (warnings, ids given).
     Raises one of `CHECK_FAILURES`, naming the file."""
+    from ..formats.bounds import read_input
     from ..formats.common import require_systems
     from ..formats.detect import read_any, sniff
     from ..formats.event_json import parse_event, read_event
     from .admission import check_event, with_assigned_ids
 
     text = None
-    data = None if path.is_dir() else path.read_bytes()  # read once: sniffed and parsed
+    data = None if path.is_dir() else read_input(path)  # read once: sniffed and parsed
     plain = options.event_date is None and options.systems is None
     named_format = options.format.name if options.format is not None else None
     if plain and (named_format or sniff(path, data).name) == "json":

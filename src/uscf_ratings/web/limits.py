@@ -1,8 +1,8 @@
 """What the app accepts of a request, so that an odd one gets a 4xx that says why, never a 500.
 
 * The request body: at most ``uscf serve --max-upload`` bytes, else 413 (`BodyLimit`).
-* JSON (API bodies, pasted events): at most `MAX_DEPTH` levels of nesting (an event
-  needs six), else 400; Python's parser would otherwise fail with a RecursionError.
+* JSON (API bodies, pasted events): the readers' one rule, `formats.bounds.parse_json`
+  (at most 32 levels of nesting, numbers of at most 100 characters), else 400.
 * Member searches: at most `MAX_SEARCH` characters (SQLite refuses a LIKE pattern
   past 50,000 bytes; no name or id is near 100), else 422.
 * Offsets and page numbers: at most `MAX_OFFSET` and `MAX_PAGE` (SQLite integers are
@@ -21,26 +21,9 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-MAX_DEPTH = 32  #: levels of JSON nesting (an event JSON document has at most six)
 MAX_SEARCH = 100  #: characters of a member search
 MAX_OFFSET = 1_000_000_000  #: rows skipped by an API listing
 MAX_PAGE = 10_000_000  #: a page number of the member and event lists
-
-
-def json_depth(value: object) -> int:
-    """How deeply lists and objects nest in a parsed JSON value (a scalar is 0), found
-    without recursion, and without looking further than `MAX_DEPTH` + 1."""
-    deepest = 0
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (dict, list)):
-            depth += 1
-            deepest = max(deepest, depth)
-            if depth > MAX_DEPTH:
-                break
-            stack.extend((item, depth) for item in (node.values() if isinstance(node, dict) else node))
-    return deepest
 
 
 def too_large(limit: int) -> HTTPException:

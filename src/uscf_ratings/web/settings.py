@@ -6,7 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024  #: 2 MiB: a large rating report zips to far less
+#: 2 MiB: the web's own cap, under the one of any input (`formats.bounds.MAX_INPUT_BYTES`),
+#: and also the highest allowed: the estimator's page shows every player of a file, and a
+#: file of 19,456 players took a worker to 534 MB (docs/web.md, "Limits").
+DEFAULT_MAX_UPLOAD = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -69,10 +72,14 @@ VARIABLES = {"db_url": "USCF_DB", "max_upload": "USCF_MAX_UPLOAD",
 
 
 def parse_size(text: str) -> int:
-    """A size as bytes: ``2097152``, ``512K`` or ``2M`` (1024-based, as nginx reads them).
+    """A size as bytes: ``2097152``, ``512K`` or ``2M`` (1024-based, as nginx reads them),
+    at most `DEFAULT_MAX_UPLOAD` (which is under `formats.bounds.MAX_INPUT_BYTES`).
 
     >>> parse_size("2M"), parse_size("512k"), parse_size("1000")
     (2097152, 524288, 1000)
+    >>> parse_size("3M")
+    Traceback (most recent call last):
+    ValueError: '3M' is more than 2M, the largest upload the web takes
     """
     text = text.strip().upper().removesuffix("B").removesuffix("I")
     factor = {"K": 1024, "M": 1024 * 1024}.get(text[-1:], 1)
@@ -83,4 +90,7 @@ def parse_size(text: str) -> int:
         raise ValueError(f"{text!r} is not a size: write bytes, or a number with K or M") from None
     if size <= 0:
         raise ValueError("the size must be positive")
+    if size > DEFAULT_MAX_UPLOAD:  # the web's pages are held to the ceiling up to it
+        raise ValueError(f"{text!r} is more than {DEFAULT_MAX_UPLOAD // (1024 * 1024)}M, the "
+                         "largest upload the web takes")
     return size

@@ -20,7 +20,6 @@ the form supplied, for the page to say.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import shutil
@@ -36,12 +35,12 @@ from ..core.model import Event, Section, System
 from ..core.timecontrol import TimeControlError, parse_time_control
 from ..fidelity.verify import EventCheck, verify
 from ..formats import ratings_api
+from ..formats.bounds import parse_json
 from ..formats.common import DATE_HELP, parse_systems, systems_of
 from ..formats.detect import read_any, sniff
 from ..formats.errors import Issue as ParseIssue
 from ..formats.errors import ParseError
 from ..formats.event_json import event_from_dict
-from .limits import MAX_DEPTH, json_depth
 from .problems import Issue, Problem, from_parse_error
 
 log = logging.getLogger(__name__)
@@ -240,20 +239,11 @@ def event_from_json_text(text: str | bytes, source: str = "event JSON") -> Event
             raise Problem(400, f"{source}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     if not text.strip():
         raise Problem(400, f"{source}: empty: expected an event JSON document")
-    too_deep = (f"{source}: JSON nested more than {MAX_DEPTH} levels deep; an event JSON "
-                "document nests at most six")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        message = f"not valid JSON: {error.msg}"
-        where = f"line {error.lineno} column {error.colno}"
-        raise Problem(400, f"{source}: {where}: {message}", [Issue(message, where)]) from None
-    except RecursionError:
-        raise Problem(400, too_deep) from None
-    except ValueError as error:  # an integer of more than 4,300 digits, say
-        raise Problem(400, f"{source}: not valid JSON: {error}") from None
-    if json_depth(data) > MAX_DEPTH:
-        raise Problem(400, too_deep)
+    try:  # the readers' one rule: nesting and numbers bounded (`formats.bounds`)
+        data = parse_json(text, source)
+    except ParseError as error:
+        [issue] = error.issues
+        raise Problem(400, f"{source}: {issue}", [Issue(issue.message, issue.where)]) from None
     try:
         return event_from_dict(data, source)
     except ParseError as error:
