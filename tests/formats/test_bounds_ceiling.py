@@ -231,12 +231,12 @@ def test_every_door_refuses_the_adversary_within_the_ceiling(inputs: dict[str, P
     rate, convert, db, web = (found[n]["answers"] for n in ("rate", "convert", "db", "web"))
     for (code, output, _), name in zip(rate[:len(bad)], bad, strict=True):  # type: ignore[misc]
         assert code == 1 and output.startswith(f"Error: {refused[name]}"), (name, output)
-    for code, output, _ in rate[len(bad):]:  # type: ignore[misc]
-        assert code == 0 and output.count("1000000000") <= 2, output  # one column, not 10^9
-    assert convert[0][0] == 0 and "round1,round1000000000" in (tmp_path / "out.csv").read_text()
-    assert convert[1][0] == 1 and "cannot write section 1 as TRF: its last round is " \
-        "1,000,000,000" in convert[1][1]
-    assert convert[2][0] == 1 and "as the CSV crosstable's JSON" in convert[2][1]
+    # A round numbered 10^9 is outside the domain of a round (core/domain.py: 1 to 1,000),
+    # so every door refuses it when the file is read, before any writer could size a table
+    # by it; the writers themselves size their tables by the rounds present (test_outputs).
+    huge_round = "section 1, player 1: round 1000000000: expected a whole number from 1 to 1000"
+    for code, output, _ in rate[len(bad):] + convert[:3]:  # type: ignore[misc]
+        assert code == 1 and huge_round in output, output
     for (code, output, _), name in zip(convert[3:], bad, strict=True):  # type: ignore[misc]
         assert code == 1 and refused[name] in output, (name, output)
     for (code, output, _), name in zip(db[1:1 + len(bad)], bad, strict=True):  # type: ignore[misc]
@@ -256,13 +256,12 @@ def test_every_door_refuses_the_adversary_within_the_ceiling(inputs: dict[str, P
     print("\n".join(table))
 
 
-def largest_event(players: int = 1024, rounds: int = 20, sections: int = 19,
-                  size: int = 0) -> dict[str, object]:
+def largest_event(players: int = 1024, rounds: int = 20, sections: int = 19
+                  ) -> dict[str, object]:
     """An event JSON document: ``sections`` of ``players`` (a power of two), each playing
     every round; in round r, pair i meets pair ((i - 1) XOR r) + 1, which pairs every
-    player once per round and never with the same opponent twice. With ``size``, the
-    names are made longer so that the document (``json.dumps``) is just under ``size``
-    bytes. By default it is at every cap: 19,456 players, 389,120 results."""
+    player once per round and never with the same opponent twice. By default it is at
+    every cap: 19,456 players, 389,120 results."""
     out = []
     for s in range(sections):
         rows = []
@@ -278,12 +277,22 @@ def largest_event(players: int = 1024, rounds: int = 20, sections: int = 19,
     event: dict[str, object] = {
         "event": {"id": "202601030001", "name": "Largest", "start_date": "2026-01-03",
                   "end_date": "2026-01-04"}, "sections": out}
-    if size:
-        longer = (size - len(json.dumps(event))) // (players * sections) - 2
-        for section in out:
-            for row in section["players"]:  # type: ignore[attr-defined]
-                row["name"] += " " + "x" * longer
     return event
+
+
+def largest_text(size: int, players: int = 1024, rounds: int = 20, sections: int = 19) -> str:
+    """`largest_event` as JSON text of just under ``size`` bytes: indented by as many
+    spaces as fit, then each name made longer, up to the 200 characters the domain allows
+    a name (core/domain.py), to fill what is left."""
+    event = largest_event(players, rounds, sections)
+    indent = 0
+    while len(json.dumps(event, indent=indent + 1)) <= size:
+        indent += 1
+    longer = (size - len(json.dumps(event, indent=indent))) // (players * sections) - 2
+    for section in event["sections"]:  # type: ignore[attr-defined]
+        for row in section["players"]:
+            row["name"] += " " + "x" * min(longer, 200 - 1 - len(row["name"]))
+    return json.dumps(event, indent=indent)
 
 
 def ceiling_doors(tmp_path: Path, full: bool, warm: str) -> dict[str, tuple[str, list[object]]]:
@@ -291,7 +300,7 @@ def ceiling_doors(tmp_path: Path, full: bool, warm: str) -> dict[str, tuple[str,
     (the result JSON of every explanation, convert's two copies of the event, the office
     with Numba's kernels); with ``full``, every door and file (a few minutes)."""
     event = tmp_path / "largest.json"
-    event.write_text(json.dumps(largest_event(size=MAX_INPUT_BYTES)))
+    event.write_text(largest_text(MAX_INPUT_BYTES))
     assert MAX_INPUT_BYTES * 0.95 < event.stat().st_size <= MAX_INPUT_BYTES
     assert 0.95 * MAX_PLAYERS < 19 * 1024 <= MAX_PLAYERS  # the default shape: at the caps
     assert 0.95 * MAX_RESULTS < 19 * 1024 * 20 <= MAX_RESULTS

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from uscf_ratings.cli.main import cli
 from uscf_ratings.core.model import System
 from uscf_ratings.core.pipeline import rate_section
+from uscf_ratings.core.settled import settled
 from uscf_ratings.formats.detect import read_any
 from uscf_ratings.formats.json_stream import PIECE, Lazy, write_json
-from uscf_ratings.formats.result_json import event_to_dict
+from uscf_ratings.formats.result_json import results_document
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "formats"
@@ -105,19 +106,25 @@ def _files() -> list[Path]:
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
 def test_rate_json_is_the_text_json_dumps_gives(path: Path) -> None:
     """`uscf rate --format json` writes, byte for byte, ``json.dumps`` of the result JSON
-    with an indent of 2 and a line break (as it did before it wrote a player at a time).
-    A file without a date is given one; the only refusal allowed is a date before the
-    rules' coverage (three files of 2005 and 2010)."""
-    options = ["--systems", "R"] if path.suffix == ".sjson" else []
-    result = CliRunner().invoke(cli, ["rate", str(path), "--format", "json", *options])
-    if "gives no date" in result.output:
-        options += ["--date", "2024-01-06"]
-        result = CliRunner().invoke(cli, ["rate", str(path), "--format", "json", *options])
+    (`results_document` of the event as `uscf rate` rates it: its defaults filled in by
+    `settled`) with an indent of 2 and a line break, as it did before it wrote a player
+    at a time. A file without a date is given one, a file without systems ``--systems R``;
+    the only refusals allowed are dates outside the domain (core/domain.py): three files
+    of 2005 and 2010, before the rules' coverage, and Vega's birth year 1837."""
+    options: list[str] = []
+    result = CliRunner().invoke(cli, ["rate", str(path), "--format", "json"])
+    for needed, extra in (("gives no date", ["--date", "2024-01-06"]),
+                          ("give the systems with --systems", ["--systems", "R"])):
+        if needed in result.output:
+            options += extra
+            result = CliRunner().invoke(cli, ["rate", str(path), "--format", "json",
+                                              *options])
     if result.exit_code != 0:
-        assert result.exit_code == 1 and "no rule set for 20" in result.output, result.output
+        assert result.exit_code == 1 and "expected a date from" in result.output, result.output
         return
     day = date(2024, 1, 6) if "--date" in options else None
-    event = read_any(path, event_date=day, systems=(System.R,) if options[:1] else None)
+    event = settled(read_any(path, event_date=day,
+                             systems=(System.R,) if "--systems" in options else None))
     results = [rate_section(s) for s in event.sections]
-    expected = json.dumps({"events": [event_to_dict(event, results)]}, indent=2) + "\n"
+    expected = json.dumps(results_document([(event, results)]), indent=2) + "\n"
     assert result.stdout == expected

@@ -16,7 +16,7 @@ from ..core.model import Event, SectionType, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import section_label
-from .bounds import parse_json
+from .bounds import MAX_NUMBER_CHARS, parse_json
 from .errors import Issue, ParseError
 
 
@@ -77,18 +77,21 @@ def load_json(text: str, source: str) -> Any:
     return parse_json(text, source)
 
 
-# --- numbers: ASCII digits only -------------------------------------------------------------
+# --- numbers: ASCII digits only, and not too many of them ---------------------------------
 # str.isdigit and the regex class \d accept superscripts and other scripts' digits ('¹',
 # '٣', '５'), some of which int() refuses: a reader that checked with isdigit and then
-# called int crashed. Every reader checks numbers with these instead.
+# called int crashed. Every reader checks numbers with these instead. A number is at most
+# `bounds.MAX_NUMBER_CHARS` characters, as in JSON: int() refuses more than 4,300 digits
+# (a ValueError the fuzzer found in six readers), and the domain (core/domain.py) then
+# refuses whatever is out of range in its own words.
 
-_WHOLE = re.compile(r"[0-9]+")
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_WHOLE = re.compile(r"[0-9]{1,%d}" % MAX_NUMBER_CHARS)
+_DECIMAL = re.compile(r"(?=.{1,%d}\Z)[0-9]+(?:\.[0-9]+)?" % MAX_NUMBER_CHARS, re.DOTALL)
 
 
 def is_digits(text: str) -> bool:
-    """Whether ``text`` is one or more ASCII digits 0-9, nothing else (no sign, space,
-    separator or other script's digit)."""
+    """Whether ``text`` is one to `MAX_NUMBER_CHARS` ASCII digits 0-9, nothing else (no
+    sign, space, separator or other script's digit)."""
     return _WHOLE.fullmatch(text) is not None
 
 

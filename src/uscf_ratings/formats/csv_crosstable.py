@@ -63,7 +63,7 @@ from ..core.model import (
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import MAX_RATING
-from .bounds import MAX_PLAYERS, MAX_RESULTS, positional_rounds, read_input, too_many
+from .bounds import MAX_NUMBER_CHARS, MAX_PLAYERS, MAX_RESULTS, positional_rounds, read_input, too_many
 from .common import decimal, load_json, main_system, undated, utf8_text, whole
 from .errors import Issue, ParseError
 
@@ -75,8 +75,9 @@ BASE_COLUMNS = ("pair", "id", "name", "rating", "games", "fide", "birth_date")
 SYSTEM_COLUMNS = tuple(f"{kind}_{s.value}" for s in System for kind in ("rating", "games"))
 _META = re.compile(r"#\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.*)")
 _ROUND = re.compile(r"round(?P<n>[1-9][0-9]*)")
-_CELL = re.compile(r"(?P<code>[A-Za-z])\s*(?P<opp>[0-9]*)")
-_RATING = re.compile(r"(?P<r>[0-9]+(?:\.[0-9]+)?)\s*(?:(?:[Pp]|/)\s*(?P<n>[0-9]+))?")
+_CELL = re.compile(r"(?P<code>[A-Za-z])\s*(?P<opp>[0-9]{0,%d})" % MAX_NUMBER_CHARS)
+_RATING = re.compile(r"(?P<r>[0-9]{1,%d}(?:\.[0-9]{1,%d})?)\s*(?:(?:[Pp]|/)\s*(?P<n>[0-9]{1,%d}))?"
+                     % (MAX_NUMBER_CHARS, MAX_NUMBER_CHARS, MAX_NUMBER_CHARS))
 _UNRATED = {"", "0", "unr", "unr.", "unrated"}
 _TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0", ""}
 CELL_HELP = ("expected a US Chess code: W, L or D with the opponent's pair number (W12), "

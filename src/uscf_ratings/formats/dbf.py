@@ -85,7 +85,7 @@ from ..core.pipeline import section_systems
 from ..core.rules import rules_for
 from .archive import MAX_MEMBERS, MAX_UNPACKED
 from .archive import Reader as archive_reader
-from .bounds import MAX_INPUT_BYTES, read_input
+from .bounds import MAX_INPUT_BYTES, MAX_NUMBER_CHARS, read_input
 from .common import main_system, systems_of
 from .errors import Issue, ParseError
 from .event_details import director, directors
@@ -286,7 +286,7 @@ TYPE_LETTERS = {"S": SectionType.SWISS, "R": SectionType.ROUND_ROBIN, "M": Secti
 CODES = "WLDXFHBU"
 DOUBLE_GAME = "$#%"
 #: A round cell: result letter, opponent pair number, colour; spaces anywhere between.
-CELL = re.compile(r"^(?P<code>\S)\s*(?P<opp>[0-9]+)?\s*(?P<colour>[WB])?$")
+CELL = re.compile(r"^(?P<code>\S)\s*(?P<opp>[0-9]{1,%d})?\s*(?P<colour>[WB])?$" % MAX_NUMBER_CHARS)
 RATING = re.compile(r"^(?P<rating>[0-9]{1,4})(?:\s*[P/]\s*(?P<games>[0-9]{1,3}))?$")
 
 
@@ -748,6 +748,9 @@ def report_files(event: Event) -> dict[str, bytes]:
     _fit(problems, "number of sections", str(len(event.sections)), 2)
     if rounds > 99:
         problems.append(f"{rounds} rounds: the report has at most 99 round columns")
+    if not 1900 <= event.end_date.year <= 1900 + 255:  # the header's year is one byte
+        problems.append(f"end date {event.end_date}: a dBase header holds the years 1900 "
+                        "to 2155")
     if problems:
         raise ValueError("cannot write a 2C rating report:\n" + "\n".join(problems))
     site = _head_details(event.details)

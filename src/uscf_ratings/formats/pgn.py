@@ -458,7 +458,7 @@ def pgn_time_control(text: str) -> str | None:
     """
     periods = []
     for i, field_ in enumerate(text.strip().split(":")):
-        match = re.fullmatch(r"(?:(?P<moves>[0-9]+)/)?(?P<secs>[0-9]+)(?:\+(?P<inc>[0-9]+))?",
+        match = re.fullmatch(r"(?:(?P<moves>[0-9]{1,9})/)?(?P<secs>[0-9]{1,9})(?:\+(?P<inc>[0-9]{1,9}))?",
                              field_.strip())
         if match is None:
             return None

@@ -666,7 +666,7 @@ def decode_time_control(code: str) -> str | None:
     parts, increment = [], None
     periods = code.split(":")
     for i, period in enumerate(periods):
-        m = re.fullmatch(r"(?:([0-9]+)/)?([0-9]+)(?:\+([0-9]+))?", period)
+        m = re.fullmatch(r"(?:([0-9]{1,9})/)?([0-9]{1,9})(?:\+([0-9]{1,9}))?", period)
         if m is None:
             return None
         minutes = f"{int(m[2]) / 60:g}"
