@@ -7,11 +7,15 @@ integer overflow in OFFSET, Python's 4,300-digit limit on int()).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.web.conftest import SAMPLE_ID
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -87,3 +91,21 @@ def test_a_search_of_100_characters_is_still_answered(client: Any) -> None:
     assert answer.status_code == 200
     assert answer.json() == {"total": 0, "members": []}
     assert client.get("/api/members", params={"q": "Quinn Secret"}).json()["total"] == 1
+
+
+def test_the_estimator_page_shows_an_event_up_to_its_players_cap(
+        lenient: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The estimator's page holds every player's row and explanation, so an upload of more
+    players than `MAX_PAGE_PLAYERS` is refused (422, saying what to use instead) before it
+    is rated: here the cap is lowered to the sample event's own count (its two
+    sections have 14 players, counted in examples/sample-event.json) and one below it."""
+    from uscf_ratings.web.routes import estimator
+
+    pasted = {"event_json": (REPO / "examples" / "sample-event.json").read_text()}
+    monkeypatch.setattr(estimator, "MAX_PAGE_PLAYERS", 14)
+    assert lenient.post("/estimate/section", data=pasted).status_code == 200
+    monkeypatch.setattr(estimator, "MAX_PAGE_PLAYERS", 13)
+    answer = lenient.post("/estimate/section", data=pasted)
+    assert answer.status_code == 422
+    assert "the event has 14 players; this page shows at most 13: rate it with " \
+        "`uscf rate` instead" in html.unescape(answer.text)

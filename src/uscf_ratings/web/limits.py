@@ -7,6 +7,7 @@
   past 50,000 bytes; no name or id is near 100), else 422.
 * Offsets and page numbers: at most `MAX_OFFSET` and `MAX_PAGE` (SQLite integers are
   64-bit; a 30-digit offset overflowed), else 422.
+* An event uploaded to the estimator's page: at most `MAX_PAGE_PLAYERS` players, else 422.
 
 The body limit:
 
@@ -24,6 +25,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_SEARCH = 100  #: characters of a member search
 MAX_OFFSET = 1_000_000_000  #: rows skipped by an API listing
 MAX_PAGE = 10_000_000  #: a page number of the member and event lists
+#: players of an uploaded event shown on the estimator's page: the page holds every
+#: player's row and explanation, about 3.5 KB of HTML and 25 KB of memory a player, so
+#: past this a worker would leave the memory ceiling (docs/guarantees.md); the largest
+#: sections US Chess rates are near 1,500 players. `uscf rate` rates larger files.
+MAX_PAGE_PLAYERS = 5_000
 
 
 def too_large(limit: int) -> HTTPException:

@@ -16,6 +16,7 @@ from .. import crosstable
 from ..deps import app_state
 from ..estimator import ASSUMED_GAMES, DEFAULT_OPPONENT_GAMES, estimate
 from ..estimator_form import DUAL, parse
+from ..limits import MAX_PAGE_PLAYERS
 from ..problems import Problem
 from ..rating import rate_event
 from ..uploads import Uploaded, event_from_json_text, filled, read_upload, supplied_from
@@ -88,6 +89,10 @@ async def post_section(request: Request) -> Response:
             uploaded = filled(event, supplied)
         else:
             raise Problem(400, "choose a file to upload, or paste an event JSON document")
+        players = sum(len(s.players) for s in uploaded.event.sections)
+        if players > MAX_PAGE_PLAYERS:
+            raise Problem(422, f"the event has {players:,} players; this page shows at most "
+                               f"{MAX_PAGE_PLAYERS:,}: rate it with `uscf rate` instead")
         tables = await run_in_threadpool(
             lambda: crosstable.from_result(uploaded.event, rate_event(uploaded.event)))
     except HTTPException as refused:  # a body over the limit: say so beside the form
