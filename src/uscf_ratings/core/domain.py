@@ -128,8 +128,10 @@ class Domain:
     def holds(self, value: Any) -> bool:
         """Whether ``value`` is in the domain."""
         kind = self.kind
-        if type(value) is int and kind == "whole number":  # the common case, quickly
+        if type(value) is int and kind == "whole number":  # the common cases, quickly
             return bool(self.low <= value <= self.high)
+        if type(value) is float and kind == "number" and not self.low_open:
+            return bool(self.low <= value <= self.high)  # NaN compares False: refused
         if kind in ("text", "id"):
             return (isinstance(value, str) and len(value) <= self.high
                     and _BAD_TEXT.search(value) is None)

@@ -25,6 +25,10 @@ __all__ = ["MAX_RATING", "Problem", "SectionError", "check_section", "player_lab
 MIRROR = {"W": "L", "L": "W", "D": "D"}
 _PLAYED = frozenset(PLAYED_CODES)  #: for membership tests, once per result
 _RATING, _GAMES = FIELDS["Rating.rating"], FIELDS["Rating.games"]
+#: their bounds, for the check inline below: it runs for every rating of every section
+#: rated, and a method call a rating cost a tenth of the whole check
+_RATING_LOW, _RATING_HIGH = _RATING.low, _RATING.high
+_GAMES_LOW, _GAMES_HIGH = _GAMES.low, _GAMES.high
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,9 @@ def check_section(section: Section) -> None:
         for system, rating in player.ratings.items():
             # the two numbers every formula reads, in their domain (core/domain.py); the
             # readers check every field (domain.event_problems)
-            if not (_RATING.holds(rating.rating) and _GAMES.holds(rating.games)):
+            value, games = rating.rating, rating.games
+            if not (type(value) is float and _RATING_LOW <= value <= _RATING_HIGH
+                    and type(games) is int and _GAMES_LOW <= games <= _GAMES_HIGH):
                 for message in rating_problems(system.value, {"rating": rating.rating,
                                                                "games": rating.games}):
                     add(player, None, message)
