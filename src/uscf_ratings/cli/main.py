@@ -83,10 +83,11 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
         warn_assumed_games(name, event)
         rated.append((event, _rate_sections(name, event)))
     if as_json or fmt == "json":
-        out = click.get_text_stream("stdout")
-        write_results(rated, out.write)  # as json.dumps(..., indent=2), a player at a time
-        out.write("\n")
-        out.flush()
+        # as json.dumps(..., indent=2) writes it, a player at a time (click's runner
+        # replaces sys.stdout as it replaces click's stream)
+        write_results(rated, sys.stdout.write)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
         return
     # A rating that started from a birth date gives the age away (docs/web.md, Privacy):
     # the output says so, first, in its own format (CSV on stderr, to stay a table).

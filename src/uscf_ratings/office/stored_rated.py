@@ -132,9 +132,10 @@ def rerate_everything(office: Office) -> int:
     if not count_rows(office)["sections"]:
         return 0
     with writing(office.engine) as c:
-        first: SectionKey = c.execute(
+        row = c.execute(
             select(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
                    t.sections.c.number)
             .order_by(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
-                      t.sections.c.number).limit(1)).one().tuple()
+                      t.sections.c.number).limit(1)).one()
+        first: SectionKey = (row[0], row[1], row[2], row[3])  # Row.tuple() is deprecated
         return len(RatingRun(c).rate_from(first))
