@@ -2,7 +2,7 @@
 
 Prints the table of inputs tried at each door and every distinct violation; with
 ``--save``, writes each violation's input to tests/fuzz/corpus/ (and its manifest),
-where the tests replay it. Exits 1 when it found a violation in no class another part of issue 37 owns
+where the tests replay it. Exits 1 when it found a violation in no known class
 (tests/fuzz/known.py).
 """
 

@@ -3,8 +3,8 @@ tests/fuzz/corpus/ and replayed by the tests on every run.
 
 ``corpus.toml`` lists one ``[[entry]]`` a file: the door it broke, the name it is read
 under (the readers choose by extension), what it broke (``found``), and, for a class of
-findings another part of issue 37 fixes at its root, ``xfail`` naming that class (the
-test expects the failure, not strictly: the lead removes the line once the fix is in).
+findings that other work is fixing at its root (tests/fuzz/known.py), ``xfail`` naming
+that class (the test expects the failure, not strictly; the line goes once the fix is in).
 """
 
 from __future__ import annotations

@@ -11,15 +11,15 @@ from __future__ import annotations
 from .doors import Verdict
 
 #: (class, what matches it: exception names, or words of the message or place). Empty:
-#: every part of issue 37 is merged (bounds: JSON depth, number length, zip members and
-#: the memory ceiling; domain: dates, section numbers, integers that fit, finite ratings;
-#: order: stored = rated), so every violation fails the tests. A part of later work that
-#: fixes a class at its root while the fuzzer already finds it adds the class here.
+#: the classes the first long runs found (JSON depth, number length, zip members, memory,
+#: dates, section numbers, integers that fit, finite ratings, stored = rated) are fixed at
+#: their root, so every violation fails the tests. Work that fixes a class at its root
+#: while the fuzzer already finds it adds the class here until it is merged.
 CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def class_of(verdict: Verdict) -> str | None:
-    """The class of a violation another part owns, or None (this part's to fix)."""
+    """The known class of a violation, or None (a violation that fails the tests)."""
     text = " ".join(verdict.signature) + " " + verdict.detail
     for name, words in CLASSES:
         if any(word in text for word in words):

@@ -2,7 +2,7 @@
 checks shown to fail where they must (issue 37; docs/fuzzing.md).
 
 The budget run is deterministic: seed `CI_SEED` unless $USCF_FUZZ_SEED names another.
-A violation in a class another part of issue 37 owns (tests/fuzz/known.py) is expected,
+A violation in a class that other work is fixing (tests/fuzz/known.py) is expected,
 not strictly; any other fails the test, naming the input and how it was made.
 """
 
@@ -54,7 +54,7 @@ def expect_known(found: list[tuple[doors.Verdict, str]]) -> None:
     assert not new, "\n".join(new)
     classes = sorted({str(known.class_of(v)) for v, _how in found})
     if classes:
-        pytest.xfail("violations of classes other parts fix: " + "; ".join(classes))
+        pytest.xfail("violations of classes other work fixes: " + "; ".join(classes))
 
 
 def test_the_seeds_cover_every_format_and_family(seeds: list[Seed]) -> None:
