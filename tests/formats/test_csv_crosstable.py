@@ -347,3 +347,23 @@ def test_written_csv_with_some_birth_dates_reads_back(tmp_path) -> None:  # type
     births = {p.id: p.birth_date for s in again.sections for p in s.players}
     assert births["30000016"] is None  # Nia Brown has no birth date
     assert str(births["30000012"]) == "2016-03-10"
+
+
+def test_a_round_column_of_more_digits_than_a_number_may_have_is_refused(tmp_path: Path) -> None:
+    """Issue 37 (the fuzzer, seed 27112026): a round column numbered with 4,429 digits
+    ended in int()'s ValueError (more than 4,300 digits). A round's number has at most
+    `bounds.MAX_NUMBER_CHARS` digits, like any number read; past that the column is no
+    round column, and an unknown column is refused naming its line and column."""
+    text = (DATA / "two_sections.csv").read_text()
+    header = next(line for line in text.splitlines() if "round1" in line)
+    line = text.splitlines().index(header) + 1
+    column = header.split(",").index("round1") + 1
+    path = tmp_path / "long-round.csv"
+    path.write_text(text.replace("round1", "round" + "9" * 4429, 1))
+    with pytest.raises(ParseError) as refused:
+        read_any(path)
+    assert f"line {line}, column {column}: unknown column 'round999" in str(refused.value)
+    path.write_text(text.replace("round1", "round" + "9" * 100, 1))  # 100 digits: a round
+    with pytest.raises(ParseError) as refused:
+        read_any(path)
+    assert "expected a whole number from 1 to 1000" in str(refused.value)

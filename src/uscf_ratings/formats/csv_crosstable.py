@@ -74,7 +74,7 @@ SECTION_KEYS = ("section", "section_name", "section_start_date", "section_end_da
 BASE_COLUMNS = ("pair", "id", "name", "rating", "games", "fide", "birth_date")
 SYSTEM_COLUMNS = tuple(f"{kind}_{s.value}" for s in System for kind in ("rating", "games"))
 _META = re.compile(r"#\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.*)")
-_ROUND = re.compile(r"round(?P<n>[1-9][0-9]*)")
+_ROUND = re.compile(r"round(?P<n>[1-9][0-9]{0,%d})" % (MAX_NUMBER_CHARS - 1))
 _CELL = re.compile(r"(?P<code>[A-Za-z])\s*(?P<opp>[0-9]{0,%d})" % MAX_NUMBER_CHARS)
 _RATING = re.compile(r"(?P<r>[0-9]{1,%d}(?:\.[0-9]{1,%d})?)\s*(?:(?:[Pp]|/)\s*(?P<n>[0-9]{1,%d}))?"
                      % (MAX_NUMBER_CHARS, MAX_NUMBER_CHARS, MAX_NUMBER_CHARS))
