@@ -15,14 +15,19 @@ from .problems import RATING_FAILURES, from_rating_error
 def rate_event(event: Event) -> list[SectionResult]:
     """Every section of ``event`` rated by the rules of its date (nothing is stored),
     its defaults filled in as `uscf rate` and the office fill them (core/settled.py)."""
-    try:
-        return [rate_section(s) for s in settled(event).sections]
-    except RATING_FAILURES as error:
-        raise from_rating_error(error, event.id) from None
+    return _rated(settled(event))
 
 
 def rate_document(event: Event) -> dict[str, Any]:
     """The JSON of ``uscf rate --json`` for this one event: the sender's own numbers,
     with the notice that they hold an age where a rating started from a birth date."""
     event = settled(event)
-    return results_document([(event, rate_event(event))])
+    return results_document([(event, _rated(event))])
+
+
+def _rated(event: Event) -> list[SectionResult]:
+    """The sections of a settled event rated, a refusal as a 422."""
+    try:
+        return [rate_section(s) for s in event.sections]
+    except RATING_FAILURES as error:
+        raise from_rating_error(error, event.id) from None
