@@ -36,9 +36,9 @@ What keeps memory in proportion to the file, rather than to what the file claims
   members of an archive count against the same cap as they are unpacked
   (`uscf_ratings.formats.archive`);
 * an event of more than `MAX_PLAYERS` players or `MAX_RESULTS` results is refused once
-  read, before it is rated (`check_event_size`, in ``detect.read_any`` and
-  ``event_json.event_from_dict``), and the CSV crosstable, whose rows are the cheapest,
-  stops at the first row past either while it reads;
+  read, before it is rated (`check_event_size`, in ``common.in_domain``, which every
+  reader's output passes), and the CSV crosstable, whose rows are the cheapest, stops at
+  the first row past either while it reads;
 * JSON nests at most `MAX_JSON_DEPTH` levels and a number has at most `MAX_NUMBER_CHARS`
   characters (`parse_json`): Python's parser fails on deeper nesting with a
   RecursionError, and on an integer of more than 4,300 digits with a ValueError;

@@ -16,14 +16,16 @@ from ..core.model import Event, SectionType, System
 from ..core.rules import rules_for
 from ..core.timecontrol import parse_time_control, systems_for
 from ..core.validate import section_label
-from .bounds import MAX_NUMBER_CHARS, parse_json
+from .bounds import MAX_NUMBER_CHARS, check_event_size, parse_json
 from .errors import Issue, ParseError
 
 
 def in_domain(event: Event, source: str) -> Event:
-    """``event`` as read, if every value is in its domain (core/domain.py); else a
-    `ParseError` naming ``source`` and, for each value, its place, the field and what
+    """``event`` as read, if it is within the caps on players and results
+    (`bounds.check_event_size`) and every value is in its domain (core/domain.py); else
+    a `ParseError` naming ``source`` and, for each value, its place, the field and what
     was expected: the same words whichever reader or door read it."""
+    check_event_size(event, source)
     problems = event_problems(event)
     if problems:
         raise ParseError(source, [Issue(p.place, p.message) for p in problems])

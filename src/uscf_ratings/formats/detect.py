@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import NamedTuple
 
 from ..core.model import Event, System
-from .bounds import check_event_size, read_input
+from .bounds import read_input
 from .common import in_domain, with_systems
 from .errors import Issue, ParseError
 from .losses import losses
@@ -138,7 +138,6 @@ def read_any(path: Path | str, fmt: str | None = None, *, event_date: date | Non
                                            "(leave --date out, or correct the file)")])
     if systems:
         event = with_systems(event, systems, str(path))
-    event = check_event_size(event, str(path))
     if chosen.name not in _CHECKED_BY_READER:
         event = in_domain(event, str(path))
     return event

@@ -35,7 +35,7 @@ from ..core.model import (
     SectionType,
     System,
 )
-from .bounds import check_event_size, parse_json, read_input
+from .bounds import parse_json, read_input
 from .common import in_domain
 from .errors import Issue, ParseError
 from .event_details import details_from_json, details_to_json
@@ -139,7 +139,7 @@ def event_from_dict(data: Any, source: str = "<event>", *, checked: bool = False
     event = builder.event(data)
     if issues:
         raise ParseError(source, issues)
-    return event if checked else in_domain(check_event_size(event, source), source)
+    return event if checked else in_domain(event, source)
 
 
 def _explain(error: jsonschema.ValidationError) -> str:
