@@ -27,12 +27,12 @@ from ..core.model import Player, Rating, Result, Section, System
 from ..core.pipeline import (
     PROCEDURE_TYPES,
     LineupToRate,
-    merge_entrants,
     section_systems,
 )
 from ..core.records import Before, Final, Games, Prepared, Terms, Trace, fields_holding
 from ..core.results import Outcome
 from ..core.rules import rules_for
+from ..core.steps import merge_entrants
 from ..core.validate import check_section
 from .compiled import most_games, prepare, rate
 

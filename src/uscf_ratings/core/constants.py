@@ -77,6 +77,26 @@ class Constants(NamedTuple):
     init_z_scale: float = 350.0
     init_staleness: float = 0.06
     init_games_cap: float = 10.0
+    # norms toward the titles (../shared/spec/titles.md, "A norm in one section"; docs/
+    # norms.md shows which reading of each open point the real crosstables confirm)
+    #: the lowest norm level (4th Category, 1200) and the step between levels: seven
+    #: levels, 1200 to 2400
+    norm_lowest_level: float = 1200.0
+    norm_level_step: float = 200.0
+    #: the expected score against one opponent at level L, D = L - opponent's rating: 0
+    #: for D <= -400, 0.5 + D/800 up to 0, 0.5 + D/400 up to 200, then 1
+    norm_table_below: float = 400.0
+    norm_table_above: float = 200.0
+    #: a norm needs a score more than this many points above the expected score
+    norm_margin: float = 1.0
+    #: a norm needs at least this many rated games ...
+    norm_min_games: float = 4.0
+    #: ... and no opponent met more than this many times
+    norm_max_meetings: float = 2.0
+    #: five norms at a level (or above) earn its title (titles.md, "Titles")
+    title_norms: float = 5.0
+    #: National Master: an established Regular rating of 2200 (titles.md, "Titles")
+    national_master: float = 2200.0
 
 
 #: the values of the rating system's documents

@@ -528,6 +528,17 @@ OPTIONS: dict[str, Domain] = {
     "init_z_scale": _POSITIVE,
     "init_staleness": _NON_NEGATIVE,
     "init_games_cap": _COUNT,
+    "norm_lowest_level": _ON_SCALE,
+    "norm_level_step": Domain("number", 0.0, 1000.0, low_open=True,
+                              why="the seven norm levels are its multiples above the lowest"),
+    "norm_table_below": _POSITIVE,
+    "norm_table_above": _POSITIVE,
+    "norm_margin": Domain("number", 0.0, 1000.0, why="points above the expected score"),
+    "norm_min_games": _COUNT,
+    "norm_max_meetings": Domain("number", 1.0, float(MAX_GAMES),
+                                why="a number of games with one opponent"),
+    "title_norms": Domain("number", 1.0, 1000.0, why="a number of norms"),
+    "national_master": _ON_SCALE,
 }
 
 

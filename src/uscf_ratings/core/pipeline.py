@@ -25,11 +25,12 @@ from .explanation import explain_group, stored_outcomes
 from .foreign import rate_foreign
 from .layout import BeforeRow, Columns, Lineup, before_rows, lineup
 from .match import rate_match
-from .model import SCORE, Player, Rating, Section, SectionType, System
+from .model import SCORE, Rating, Section, SectionType, System
+from .norms import norm_rules_for, section_norms, section_reason
 from .records import Before, Final, Games, Prepared, Trace, columns
-from .results import Outcome, PlayerResult, RatingResult, SectionResult
+from .results import NormResult, Outcome, PlayerResult, RatingResult, SectionResult
 from .rules import RuleSet, rules_for
-from .steps import Entrant, Game
+from .steps import Entrant, Game, merge_entrants
 from .timecontrol import parse_time_control, systems_for
 from .validate import Problem, SectionError, check_section, section_label
 
@@ -54,6 +55,7 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
         games = collect_games(entrants)
         rate = rate_match if section.type is SectionType.MATCH else rate_foreign
         per_system = {s: rate(section, rules, s, entrants, games) for s in systems}
+    found = norms_of(section, rules, systems, entrants, per_system)
     players = tuple(
         PlayerResult(
             pair=e.first.pair,
@@ -61,11 +63,25 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
             name=e.first.name,
             ratings={s: r for s in systems if (r := per_system[s][e.position]) is not None},
             pairs=tuple(p.pair for p in e.rows),
+            norm=found[e.position],
         )
         for e in entrants
     )
     return SectionResult(section.number, section.name, rules, systems, section.type,
                          section.k, dual, players)
+
+
+def norms_of(section: Section, rules: RuleSet, systems: Sequence[System],
+             entrants: Sequence[Entrant], per_system: dict[System, list[RatingResult | None]]
+             ) -> tuple[NormResult, ...]:
+    """Every entrant's norm toward the titles (norms.py), from the post-event ratings of
+    the system norms are earned in."""
+    reason = section_reason(section.type, section.online, systems, section.start_date)
+    norm_rules = norm_rules_for(section.start_date)
+    rated = per_system.get(norm_rules.system) if norm_rules is not None else None
+    posts = [r.post if r is not None else None for r in rated] if rated is not None \
+        else [None] * len(entrants)
+    return section_norms(entrants, posts, reason, rules.constants)
 
 
 def rate_lineup(laid: Lineup, section: Section, rules: RuleSet
@@ -124,21 +140,6 @@ def section_systems(section: Section, rules: RuleSet) -> tuple[System, ...]:
                                     "neither the rating systems nor a time control is given: "
                                     "name the systems (R, Q, B, OR, OQ, OB) or the time control")])
     return systems_for(parse_time_control(section.time_control), section.online, rules)
-
-
-def merge_entrants(players: Sequence[Player]) -> tuple[Entrant, ...]:
-    """Group rows by member id: a member entered twice is rated as one player."""
-    groups: dict[str, list[Player]] = {}
-    order: list[list[Player]] = []
-    for p in players:
-        if p.id and p.id in groups:
-            groups[p.id].append(p)
-            continue
-        rows = [p]
-        order.append(rows)
-        if p.id:
-            groups[p.id] = rows
-    return tuple(Entrant(i, tuple(rows)) for i, rows in enumerate(order))
 
 
 def collect_games(entrants: Sequence[Entrant]) -> tuple[tuple[Game, ...], ...]:

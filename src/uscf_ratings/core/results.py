@@ -78,12 +78,51 @@ class RatingResult:
 
 
 @dataclass(frozen=True)
+class LevelCheck:
+    """The test at one level: the expected score E, the margin S - E and whether it
+    exceeds the needed margin."""
+
+    code: str
+    title: str
+    level: float
+    expected: float
+    margin: float
+    earned: bool
+
+
+@dataclass(frozen=True)
+class NormResult:
+    """A player's norm in a section: the highest level earned (the crosstable's code, or
+    None), the score and games it rests on, the test at every level, and why a player was
+    not eligible."""
+
+    code: str | None
+    eligible: bool
+    reason: str  #: why no norm could be earned, or the games the test counted
+    score: float = 0.0  #: S over the games counted
+    games: int = 0  #: the games counted (rated, against an opponent with a post rating)
+    needed: float = 1.0  #: the margin S - E must exceed
+    levels: tuple[LevelCheck, ...] = ()
+
+    @property
+    def title(self) -> str | None:
+        """The title the norm counts toward (the highest level earned)."""
+        return next((check.title for check in self.levels if check.code == self.code), None)
+
+    def closest(self) -> LevelCheck | None:
+        """The lowest level not earned: how far the player was from the next norm."""
+        return next((check for check in self.levels if not check.earned), None)
+
+
+@dataclass(frozen=True)
 class PlayerResult:
     pair: int
     id: str
     name: str
     ratings: Mapping[System, RatingResult]
     pairs: tuple[int, ...] = ()  #: every pair number of a member entered more than once
+    #: the highest norm earned toward a title, with the test at each level (norms.py)
+    norm: NormResult | None = None
 
 
 @dataclass(frozen=True)

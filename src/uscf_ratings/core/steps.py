@@ -42,6 +42,21 @@ class Game(NamedTuple):
     score: float  #: 1, 0.5 or 0
 
 
+def merge_entrants(players: Sequence[Player]) -> tuple[Entrant, ...]:
+    """Group rows by member id: a member entered twice is rated as one player."""
+    groups: dict[str, list[Player]] = {}
+    order: list[list[Player]] = []
+    for p in players:
+        if p.id and p.id in groups:
+            groups[p.id].append(p)
+            continue
+        rows = [p]
+        order.append(rows)
+        if p.id:
+            groups[p.id] = rows
+    return tuple(Entrant(i, tuple(rows)) for i, rows in enumerate(order))
+
+
 @dataclass(frozen=True)
 class Prior:
     """A player's position in one system before Step 3: the outcome of Steps 1 and 2."""

@@ -25,9 +25,10 @@ from numpy.typing import NDArray
 from ..batch.engine import outcomes as rate_rows
 from ..core.layout import BeforeRow, Lineup, before_rows, lineup
 from ..core.model import Rating, Section, System
-from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, rate_section, section_systems
+from ..core.pipeline import PROCEDURE_TYPES, rate_section, section_systems
 from ..core.records import Before
 from ..core.results import Outcome, outcomes_of
+from ..core.steps import merge_entrants
 from ..core.variants import Variant
 from ..office.defaults import PreRatings
 from ..office.run import lineup_pre_event, member_ids, prepare

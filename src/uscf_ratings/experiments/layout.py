@@ -30,9 +30,10 @@ from ..batch.engine import arrays
 from ..core.initial import BLENDED_SOURCE_FIELDS, blended_sources
 from ..core.layout import Columns, Lineup, before_rows, lineup
 from ..core.model import Player, Rating, Section, System
-from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
+from ..core.pipeline import PROCEDURE_TYPES, section_systems
 from ..core.records import Before, Games
 from ..core.rules import RULE_SETS, RuleSet, rules_for
+from ..core.steps import merge_entrants
 from ..office.run import prepare_player
 from ..office.store import MemberFacts
 from .chain import MODE

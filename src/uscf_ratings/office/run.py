@@ -35,10 +35,10 @@ from sqlalchemy import Connection, select
 from ..core import floors as floor_rules
 from ..core.layout import Lineup, before_rows, lineup
 from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
-from ..core.pipeline import LineupToRate, merge_entrants, rate_section
+from ..core.pipeline import LineupToRate, rate_section
 from ..core.results import Outcome, outcomes_of
 from ..core.rules import rules_for
-from ..core.steps import peak_before
+from ..core.steps import merge_entrants, peak_before
 from ..formats.member_history import MemberHistory
 from . import schema as t
 from .collector import fewer_collections

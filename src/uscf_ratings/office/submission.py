@@ -19,9 +19,10 @@ from sqlalchemy import Connection
 
 from ..core.layout import FileRatings, Lineup, lineup
 from ..core.model import Event, EventDetails, System
-from ..core.pipeline import PROCEDURE_TYPES, merge_entrants, section_systems
+from ..core.pipeline import PROCEDURE_TYPES, section_systems
 from ..core.rules import rules_for
 from ..core.settled import settled
+from ..core.steps import merge_entrants
 from ..formats.event_json import event_from_dict, event_to_json
 from .defaults import PreRatings
 from .fingerprint import fingerprint

@@ -1,0 +1,241 @@
+"""Norms toward the US Chess titles: the highest norm each player earns in a section.
+
+The rule (../shared/spec/titles.md, "A norm in one section", after "The US Chess Title
+System", February 2016): against one opponent, a player at level L is expected to score
+
+    E(L, Ri) = 0                 if D <= -400       D = L - Ri
+               0.5 + D/800       if -400 < D <= 0
+               0.5 + D/400       if 0 < D <= 200
+               1                 if D > 200
+
+and earns a norm at level L when the score S exceeds the sum of those expectations by more
+than 1 point. The crosstable shows the highest level earned (``N:4`` ... ``N:S``).
+
+The points titles.md leaves open were settled by the 6,738 norm marks of the 882 real
+sections in ../shared/uscf_real (docs/norms.md has the table of every choice and how many
+marks it reproduces):
+
+- each opponent counts with the **post-event** Regular rating (pre-event: 87.5% of the marks
+  reproduced; post-event: 99.99%), which also gives an unrated opponent a rating;
+- a member entered more than once is one player, with the games of every entry;
+- **at least 4 rated games** played (not rounds); no opponent met more than twice;
+- unplayed rounds (byes, forfeits) count neither way: no margin is added for them;
+- the comparison is strict: S - E > 1 (S - E >= 1 gives 30 marks that were not published).
+
+A game counts only against an opponent who has a post-event Regular rating. The numbers are
+`Constants` fields (norm_*), so that a variant of the rules may change them.
+
+The arithmetic (`norm_units`, `norm_expected_units`, `highest_norm`) is written in the subset
+of Python the kernels use (kernels.py), over plain numbers, so that a compiled path can run
+these same functions. Expected scores are summed in units of 1/(2 x 400), in which every
+term is a whole number for whole ratings: ``S - E > 1`` is then decided exactly, never by a
+rounding error of 0.1 + 0.2.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from .constants import DOCUMENTED, Constants
+from .model import SCORE, Player, SectionType, System
+from .results import LevelCheck, NormResult
+from .steps import Entrant, merge_entrants
+
+
+@dataclass(frozen=True)
+class NormLevel:
+    """One of the seven levels: the crosstable's code, the title five norms earn, its name
+    in US Chess's ratings API (NormLevel, AwardType), and whether the title also needs an
+    established rating at the level (titles.md, "Titles")."""
+
+    code: str
+    title: str
+    api: str
+    needs_rating: bool = False
+
+
+#: the levels from the lowest (1200 by default) up, each `norm_level_step` above the last
+NORM_LEVELS: tuple[NormLevel, ...] = (
+    NormLevel("N:4", "4th Category", "FourthCategory"),
+    NormLevel("N:3", "3rd Category", "ThirdCategory"),
+    NormLevel("N:2", "2nd Category", "SecondCategory"),
+    NormLevel("N:1", "1st Category", "FirstCategory"),
+    NormLevel("N:C", "Candidate Master", "CandidateMaster", needs_rating=True),
+    NormLevel("N:M", "Life Master", "LifeMaster", needs_rating=True),
+    NormLevel("N:S", "Senior Life Master", "SeniorLifeMaster", needs_rating=True),
+)
+NORM_CODES: tuple[str, ...] = tuple(level.code for level in NORM_LEVELS)
+#: how many levels there are (a plain number, for the compiled path)
+LEVEL_COUNT = 7
+
+
+@dataclass(frozen=True)
+class NormRules:
+    """Which sections earn norms, from a date on (a table, as the rating rules are)."""
+
+    effective: date
+    #: the system whose sections earn norms, with its post-event ratings
+    system: System
+    #: over-the-board only ("norms can be earned only in US Chess events in which the
+    #: regular rating system applies"); foreign FIDE events are not US Chess events
+    section_types: frozenset[SectionType]
+    source: str
+
+
+#: US Chess shows norms computed back to events of 1991 (titles.md, "A norm in one section")
+NORM_RULE_SETS: tuple[NormRules, ...] = (
+    NormRules(date(1991, 1, 1), System.R,
+              frozenset({SectionType.SWISS, SectionType.ROUND_ROBIN, SectionType.MATCH}),
+              "The US Chess Title System (February 2016), as gathered in titles.md"),
+)
+
+
+def norm_rules_for(day: date) -> NormRules | None:
+    """The norm rules for a section starting on ``day``; None before norms were computed.
+
+    >>> norm_rules_for(date(2019, 3, 2)).system
+    <System.R: 'R'>
+    >>> norm_rules_for(date(1990, 12, 31)) is None
+    True
+    """
+    chosen = None
+    for rules in NORM_RULE_SETS:
+        if rules.effective <= day:
+            chosen = rules
+    return chosen
+
+
+# --- the arithmetic: plain numbers, the kernels' subset of Python -------------------------
+
+def norm_level(index: int, c: Constants) -> float:
+    """The rating of level ``index`` (0 = 4th Category)."""
+    return c.norm_lowest_level + index * c.norm_level_step
+
+
+def norm_expected_units(level: float, opponent: float, c: Constants) -> float:
+    """E(L, Ri) of the table, in units of 1/(2 x norm_table_below): 0 to 800 by default.
+
+    >>> [norm_expected_units(1600, r, DOCUMENTED) for r in (2000, 1800, 1600, 1500, 1400)]
+    [0.0, 200.0, 400.0, 600.0, 800.0]
+    """
+    d = level - opponent
+    if d <= -c.norm_table_below:
+        return 0.0
+    if d <= 0.0:
+        return c.norm_table_below + d
+    if d <= c.norm_table_above:
+        return c.norm_table_below + d * c.norm_table_below / c.norm_table_above
+    return 2.0 * c.norm_table_below
+
+
+def norm_units(level: float, opponents: Sequence[float], m: int, c: Constants) -> float:
+    """The expected score at ``level`` against the first ``m`` of ``opponents`` (sorted
+    ascending, so the sum is taken in one order), in the units of `norm_expected_units`."""
+    total = 0.0
+    for i in range(m):
+        total += norm_expected_units(level, opponents[i], c)
+    return total
+
+
+def norm_earned(score: float, units: float, c: Constants) -> bool:
+    """S - E > margin, with E in units: 2 x 400 x (S - margin) > E x 800 (exact for whole
+    ratings, as S and the margin are multiples of a half)."""
+    return 2.0 * c.norm_table_below * (score - c.norm_margin) > units
+
+
+def highest_norm(opponents: Sequence[float], m: int, score: float, c: Constants) -> int:
+    """The index of the highest level earned (0 = 4th Category), or -1 for none. The
+    expected score grows with the level, so the levels earned are the lowest ones."""
+    for index in range(LEVEL_COUNT - 1, -1, -1):
+        if norm_earned(score, norm_units(norm_level(index, c), opponents, m, c), c):
+            return index
+    return -1
+
+
+# --- one player's norm, with its explanation ----------------------------------------------
+
+def not_eligible(reason: str) -> NormResult:
+    return NormResult(None, False, reason)
+
+
+def section_reason(section_type: SectionType, online: bool, systems: Sequence[System],
+                   start: date) -> str | None:
+    """Why no player of a section can earn a norm, or None when they can."""
+    rules = norm_rules_for(start)
+    if rules is None:
+        return f"norms are computed for events from {NORM_RULE_SETS[0].effective.year} on"
+    if online:
+        return "norms are earned over the board only, not in an online section"
+    if rules.system not in systems:
+        return f"norms are earned only in sections rated in the Regular system ({rules.system.value})"
+    if section_type not in rules.section_types:
+        return "norms are earned only in US Chess events, not in a foreign FIDE event"
+    return None
+
+
+def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None],
+                labels: Sequence[str], c: Constants = DOCUMENTED) -> NormResult:
+    """The norm of one player from the player's rated ``games`` (opponent's index, score)
+    and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
+    name the opponents in a reason."""
+    meetings = Counter(opponent for opponent, _ in games)
+    if len(games) < c.norm_min_games:
+        return not_eligible(f"{len(games)} rated game{'s' if len(games) != 1 else ''}; a norm "
+                            f"needs at least {c.norm_min_games:g}")
+    most, times = meetings.most_common(1)[0]
+    if times > c.norm_max_meetings:
+        return not_eligible(f"met {labels[most]} {times} times; a norm allows at most "
+                            f"{c.norm_max_meetings:g} games with one opponent")
+    counted = [(posts[o], s) for o, s in games if posts[o] is not None]
+    opponents = sorted(float(r) for r, _ in counted if r is not None)
+    score = sum(s for _, s in counted)
+    m = len(opponents)
+    unit = 2.0 * c.norm_table_below
+    checks = []
+    for index, level in enumerate(NORM_LEVELS):
+        at = norm_level(index, c)
+        units = norm_units(at, opponents, m, c)
+        checks.append(LevelCheck(level.code, level.title, at, units / unit,
+                                 score - units / unit, norm_earned(score, units, c)))
+    best = highest_norm(opponents, m, score, c)
+    skipped = len(games) - m
+    reason = f"{m} games against opponents with a post-event rating"
+    if skipped:
+        reason += f" ({skipped} against an opponent without one not counted)"
+    return NormResult(NORM_CODES[best] if best >= 0 else None, True, reason, score, m,
+                      c.norm_margin, tuple(checks))
+
+
+def entrant_games(entrants: Sequence[Entrant]) -> list[list[tuple[int, float]]]:
+    """Each entrant's rated games (W, L, D) as (opponent's entrant index, score), from all
+    of its rows: a member entered twice earns one norm from all its games."""
+    index = {p.pair: e.position for e in entrants for p in e.rows}
+    return [[(index[r.opponent], SCORE[r.code]) for p in e.rows for r in p.results
+             if r.code in SCORE and r.opponent is not None and r.opponent in index]
+            for e in entrants]
+
+
+def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
+                  reason: str | None, c: Constants = DOCUMENTED) -> tuple[NormResult, ...]:
+    """The norm of every entrant of a section, from every entrant's post-event Regular
+    rating ``posts``; ``reason`` (`section_reason`) when none can earn one."""
+    if reason is not None:
+        ineligible = not_eligible(reason)
+        return tuple(ineligible for _ in entrants)
+    labels = [f"pair {e.first.pair}" for e in entrants]
+    return tuple(player_norm(games, posts, labels, c) for games in entrant_games(entrants))
+
+
+def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],
+                  reason: str | None, c: Constants = DOCUMENTED) -> dict[int, NormResult]:
+    """`section_norms` for a section's ``players`` with post-event Regular ratings given by
+    pair number (what the ratings office holds), keyed by the pair number of each
+    entrant's first row."""
+    entrants = merge_entrants(players)
+    post_list = [next((posts[p.pair] for p in e.rows if p.pair in posts), None)
+                 for e in entrants]
+    found = section_norms(entrants, post_list, reason, c)
+    return {e.first.pair: norm for e, norm in zip(entrants, found, strict=True)}
