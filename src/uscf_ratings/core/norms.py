@@ -42,6 +42,7 @@ from datetime import date
 from .constants import DOCUMENTED, Constants
 from .model import SCORE, Player, SectionType, System
 from .results import LevelCheck, NormResult
+from .rules import RuleChange
 from .steps import Entrant, merge_entrants
 
 
@@ -90,6 +91,56 @@ NORM_RULE_SETS: tuple[NormRules, ...] = (
     NormRules(date(1991, 1, 1), System.R,
               frozenset({SectionType.SWISS, SectionType.ROUND_ROBIN, SectionType.MATCH}),
               "The US Chess Title System (February 2016), as gathered in titles.md"),
+)
+
+
+TITLES = "titles.md, 'A norm in one section'"
+EVIDENCE = "../shared/uscf_real: 6,738 published marks in 882 sections (docs/norms.md)"
+
+#: The norm rules as rows of the rules table (docs/rules.md): what each rests on, and for
+#: the points titles.md leaves open, how many published marks each reading reproduces.
+NORM_RULE_ROWS: tuple[RuleChange, ...] = (
+    RuleChange(date(1991, 1, 1), "norms", None,
+               "Norms at seven levels, N:4 (1200) to N:S (2400), in Regular over-the-board "
+               "sections of US Chess events", TITLES,
+               "US Chess shows norms computed back to events of 1991", status="inferred",
+               note="The date of the earliest events US Chess shows norms for; online, "
+                    "Quick-only, Blitz and foreign FIDE sections earn none (no published mark "
+                    "in any of them)."),
+    RuleChange(date(1991, 1, 1), "norm_table_below", 400.0,
+               "Expected score E(L, Ri) = 0 below D = -400, 0.5 + D/800 to 0, 0.5 + D/400 to "
+               "200, then 1 (D = L - Ri)", TITLES,
+               "0 if D <= -400; 0.5 + D/800 if -400 < D <= 0; 0.5 + D/400 if 0 < D <= 200; 1 "
+               "if D > 200"),
+    RuleChange(date(1991, 1, 1), "norm_margin", 1.0,
+               "A norm needs S - E > 1, strictly", TITLES,
+               "A norm at level L is earned when the player's score exceeds the sum of those "
+               "expected scores by more than 1 point.", status="data",
+               note="S - E >= 1 reproduces 6,707 of 6,738 marks and gives 30 that were not "
+                    "published; the strict test reproduces 6,737."),
+    RuleChange(date(1991, 1, 1), "-", None,
+               "Opponents count with their post-event Regular rating", TITLES,
+               "a US Chess administrator wrote 'pre-tournament'; patbarron/norm's README says "
+               "post-tournament ratings", status="data",
+               note="Post-event ratings reproduce 6,737 of 6,738 marks, pre-event ratings "
+                    "5,995. An unrated opponent thus counts with the rating the event gave."),
+    RuleChange(date(1991, 1, 1), "norm_min_games", 4.0,
+               "At least 4 rated games played; no opponent met more than twice", TITLES,
+               "at least 4 games; no opponent met more than twice", status="data",
+               note="Games, not rounds: counting unplayed rounds, or 3 games, gives a mark "
+                    "to 156 and 469 players who have none; 5 games loses 1,238 marks; at "
+                    "most one meeting loses 14."),
+    RuleChange(date(1991, 1, 1), "-", None,
+               "Unplayed rounds count neither way; a member entered twice is one player",
+               TITLES, "patbarron/norm adds 1 to the margin per unplayed game and allows at "
+               "most one; whether US Chess does the same is not known", status="data",
+               note="Adding 1 per unplayed round reproduces 6,026 marks; without, 6,737. Each "
+                    "entry of a re-entered member on its own: 6,629."),
+    RuleChange(date(1991, 1, 1), "title_norms", 5.0,
+               "Five norms at a level or above earn its title; Candidate Master and above "
+               "also need an established rating at the level", "titles.md, 'Titles'",
+               "A title needs 5 norms at its level; a norm at a higher level also counts at "
+               "every lower level."),
 )
 
 
