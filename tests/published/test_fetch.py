@@ -111,3 +111,47 @@ def test_an_unknown_event_and_a_bad_id_are_one_line(recorded_api: RecordedApi,
     assert out.exit_code == 1 and "expected a US Chess event id (digits only)" in out.output
     assert not list(tmp_path.iterdir())  # nothing written
     assert CliRunner().invoke(cli, ["fetch"]).exit_code == 2  # neither an id nor --member
+
+
+def test_a_members_norms_and_awards_are_saved_every_page(recorded_api: RecordedApi,
+                                                         tmp_path: Path) -> None:
+    """The norms in one response; the awards in two pages of one award each (the first
+    says a next page follows): each asked by its offset, and the file reads back."""
+    from tests.published.hand_built import award, norm
+    from uscf_ratings.formats.member_titles import read_member_titles
+
+    norms: dict[str, object] = {
+        "items": [norm("FirstCategory", "Active", "202501050011", 2, "2025-01-05")]}
+    first = award("FirstCategory", "2025-02-01")
+    second = award("NationalMaster", "2025-03-01", category="RatingsTitle")
+    recorded_api.answer("/members/30000001/norms", norms)
+    recorded_api.answer("/members/30000001/awards?Offset=0",
+                        {"items": [first], "offset": 0, "pageSize": 1, "hasNextPage": True})
+    recorded_api.answer("/members/30000001/awards?Offset=1",
+                        {"items": [second], "offset": 1, "pageSize": 1, "hasNextPage": False})
+    out = CliRunner().invoke(cli, ["fetch", "--api", recorded_api.url, "--into",
+                                   str(tmp_path), "--member", "30000001", "--titles"])
+    assert out.exit_code == 0, out.output
+    target = tmp_path / "member-30000001-titles.json"
+    assert out.output.startswith(f"wrote {target}: 1 norm(s), 2 award(s)")
+    assert [(path, query.get("Offset")) for path, query, _ in recorded_api.seen] == [
+        ("/members/30000001/norms", None), ("/members/30000001/awards", ["0"]),
+        ("/members/30000001/awards", ["1"])]
+    saved = json.loads(target.read_text())
+    assert saved["member_norms"] == norms and saved["format"] == BUNDLE_MARK
+    assert [p["items"] for p in saved["member_awards"]] == [[first], [second]]
+    read_back = read_member_titles(target)
+    assert [n.code for n in read_back.norms] == ["N:1"]
+    assert [a.type for a in read_back.awards] == ["FirstCategory", "NationalMaster"]
+
+
+def test_titles_need_a_member_and_an_unknown_member_is_one_line(
+        recorded_api: RecordedApi, tmp_path: Path) -> None:
+    out = CliRunner().invoke(cli, ["fetch", "--titles", "202501050011"])
+    assert out.exit_code == 2 and "--titles downloads a member's norms" in out.output
+    out = CliRunner().invoke(cli, ["fetch", "--api", recorded_api.url, "--into",
+                                   str(tmp_path), "--member", "99999999", "--titles"])
+    assert out.exit_code == 1
+    assert out.output == (f"Error: {recorded_api.url}/members/99999999/norms: not found "
+                          "(404): US Chess publishes no such record\n")
+    assert not list(tmp_path.iterdir())

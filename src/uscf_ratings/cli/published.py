@@ -11,10 +11,14 @@ from pathlib import Path
 import click
 
 from ..core.model import System
+from ..fidelity import verify_titles
 from ..fidelity.verify import EventCheck, PlayerCheck, summary, to_dict, verify
+from ..fidelity.verify_titles import MemberCheck, fetched_sections, verify_member
 from ..formats.api_client import BASE_URL, FetchError, RatingsApi
+from ..formats.bounds import read_input
 from ..formats.errors import ParseError
-from ..formats.ratings_api import read_records
+from ..formats.member_titles import MemberTitles, read_member_titles, sniff
+from ..formats.ratings_api import ApiEvent, read_records
 from .options import date_option, systems_option
 
 
@@ -35,7 +39,8 @@ def _is_event_id(source: str) -> bool:
               help="The section's rating systems, for a standings page alone (it holds "
                    "none): R, Q, ... or R,Q for a dual-rated section.")
 @click.option("--member", "member", default=None, metavar="ID",
-              help="Show this member's rows only (the summary still counts every player).")
+              help="Show this member's rows only (the summary still counts every player); "
+                   "the member of a norms or awards response as the API returns it.")
 @click.option("--json", "as_json", is_flag=True, help="Every comparison as JSON.")
 @click.option("--api", "base_url", default=BASE_URL,
               show_default=True, hidden=True)
@@ -51,8 +56,13 @@ def verify_command(sources: tuple[str, ...], event_date: date | None,
     every other is given its likely cause. What the records do not hold (N of an
     established player, a provisional player's earlier games) is said, with what was
     assumed.
+
+    A SOURCE may also be a member's norms and awards (`uscf fetch --member ID
+    --titles`): the member's norm in each section of the events given, and the titles
+    they make, are compared with US Chess's, each difference with its cause.
     """
-    checks = []
+    verified: list[tuple[ApiEvent, EventCheck]] = []
+    members: list[tuple[str, MemberTitles]] = []
     for source in sources:
         try:
             if _is_event_id(source):
@@ -66,17 +76,63 @@ def verify_command(sources: tuple[str, ...], event_date: date | None,
                 if not Path(source).exists():
                     raise click.ClickException(f"{source}: no such file (nor an event id: "
                                                "digits only)")
-                records = read_records(source, event_date=event_date, systems=systems)
+                raw = read_input(Path(source))
+                if sniff(raw):
+                    members.append((source, read_member_titles(source, member, data=raw)))
+                    continue
+                records = read_records(source, event_date=event_date, systems=systems,
+                                       data=raw)
         except (ParseError, FetchError) as error:
             raise click.ClickException(str(error)) from None
-        checks.append(verify(records, source))
+        verified.append((records, verify(records, source)))
+    checks = [check for _, check in verified]
+    fetched = fetched_sections(verified)
+    compared = [verify_member(titles, source, fetched) for source, titles in members]
     if as_json:
-        click.echo(json.dumps({"events": [to_dict(c) for c in checks],
-                               "summary": summary(checks)}, indent=2))
+        document: dict[str, object] = {"events": [to_dict(c) for c in checks],
+                                       "summary": summary(checks)}
+        if compared:
+            document["members"] = [verify_titles.to_dict(m) for m in compared]
+            document["members_summary"] = verify_titles.summary(compared)
+        click.echo(json.dumps(document, indent=2))
         return
     for check in checks:
         _show(check, member)
-    click.echo(summary(checks))
+    if checks:
+        click.echo(summary(checks))
+    for compared_member in compared:
+        _show_member(compared_member)
+    if compared:
+        click.echo(verify_titles.summary(compared))
+
+
+def _show_member(check: MemberCheck) -> None:
+    click.echo(f"{check.source}: member {check.member}, norms and titles")
+    for line in check.notes:
+        click.echo(f"  note: {line}")
+    if check.norms:
+        click.echo(f"  {'event':<14} {'sec':>3} {'end':<10} {'US Chess':<16} {'ours':<5} "
+                   "result")
+    for n in check.norms:
+        theirs = "-" if n.theirs is None else n.theirs + ("" if n.status == "Active"
+                                                           else f" {n.status}")
+        unrated = n.cause is not None and n.cause.startswith("the section could not")
+        ours = "?" if not n.fetched or unrated else (n.ours or "-")
+        end = "" if n.end is None else n.end.isoformat()
+        section = "" if n.section is None else str(n.section)
+        click.echo(f"  {n.event:<14} {section:>3} {end:<10} {theirs:<16} {ours:<5} "
+                   + ("agrees" if n.agrees else f"differs: {n.cause}")
+                   + (f" ({n.detail})" if n.detail and not n.agrees else ""))
+    for t in check.titles:
+        theirs = "not awarded" if t.theirs is None else \
+            f"awarded {t.theirs.date or 'undated'}" + (f" at {t.theirs.event}"
+                                                        if t.theirs.event else "")
+        ours = "not held" if t.ours is None else f"held from {t.ours.date} at {t.ours.event}"
+        click.echo(f"  title {t.name}: US Chess {theirs}; ours {ours}: "
+                   + ("agrees" if t.agrees else f"differs: {t.cause}")
+                   + (f" ({t.detail})" if t.detail and not t.agrees else ""))
+    for line in check.undecided:
+        click.echo(f"  cannot be decided from what was fetched: {line}")
 
 
 def _show(check: EventCheck, member: str | None) -> None:
@@ -121,16 +177,20 @@ def _result(check: PlayerCheck) -> str:
 @click.option("--member", "member", default=None, metavar="ID",
               help="Instead of an event, download this member's rated sections (for "
                    "`uscf db import-history`).")
+@click.option("--titles", is_flag=True,
+              help="With --member: download the member's norms and awards instead (for "
+                   "`uscf verify`).")
 @click.option("--into", "folder", type=click.Path(file_okay=False, path_type=Path),
               default=Path("."), show_default=True, help="The folder to write the file in.")
 @click.option("--api", "base_url", default=BASE_URL,
               show_default=True, help="The ratings API's address.")
-def fetch_command(event_id: str | None, member: str | None, folder: Path,
+def fetch_command(event_id: str | None, member: str | None, titles: bool, folder: Path,
                   base_url: str) -> None:
     """Download a rated event's records (its record, each section's record and
     standings) from US Chess's public ratings API into EVENT_ID.json, which `uscf
     verify`, `uscf rate` and `uscf db rate` read; or, with --member, a member's rated
-    sections into member-ID.json.
+    sections into member-ID.json; with --member and --titles, the member's norms and
+    awards into member-ID-titles.json, which `uscf verify` compares with ours.
 
     One request at a time, each with a timeout; a request that fails for a reason that
     may pass is tried again after a pause, said on stderr. The records are kept exactly
@@ -138,18 +198,32 @@ def fetch_command(event_id: str | None, member: str | None, folder: Path,
     """
     if (event_id is None) == (member is None):
         raise click.UsageError("give an EVENT_ID, or --member ID (one of the two)")
+    if titles and member is None:
+        raise click.UsageError("--titles downloads a member's norms and awards: give "
+                               "--member ID")
     api = _api(base_url)
     try:
-        data = api.event(event_id) if event_id is not None else \
-            api.member_sections(member or "")
+        if event_id is not None:
+            data = api.event(event_id)
+        elif titles:
+            data = api.member_titles(member or "")
+        else:
+            data = api.member_sections(member or "")
     except FetchError as error:
         raise click.ClickException(str(error)) from None
     finally:
         api.close()
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / (f"{event_id}.json" if event_id is not None else f"member-{member}.json")
+    name = (f"{event_id}.json" if event_id is not None
+            else f"member-{member}-titles.json" if titles else f"member-{member}.json")
+    target = folder / name
     target.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    what = (f"{len(data['sections'])} section(s)" if event_id is not None
-            else f"{sum(len(p.get('items') or []) for p in data['member_sections'])} section(s)")
+    if event_id is not None:
+        what = f"{len(data['sections'])} section(s)"
+    elif titles:
+        norms = data["member_norms"].get("items")
+        what = (f"{len(norms) if isinstance(norms, list) else 0} norm(s), "
+                f"{sum(len(p.get('items') or []) for p in data['member_awards'])} award(s)")
+    else:
+        what = f"{sum(len(p.get('items') or []) for p in data['member_sections'])} section(s)"
     click.echo(f"wrote {target}: {what}, as published at {data['source']}")
-

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.model import System
 from ..core.pipeline import rate_section
@@ -59,6 +59,8 @@ class SectionCheck:
     checks: tuple[PlayerCheck, ...]
     assumed: tuple[str, ...]
     refused: str | None = None  #: why the section could not be rated
+    #: our rating of the section (None if refused), for the norms of `verify_titles`
+    result: SectionResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def agreeing(self) -> int:
@@ -96,7 +98,7 @@ def _verify_section(api: ApiSection, source: str) -> SectionCheck:
         return SectionCheck(section.number, section.name, "", (), api.assumed,
                             refused=str(error).splitlines()[0])
     return SectionCheck(section.number, section.name, result.rules.name,
-                        tuple(_checks(api, real, result)), api.assumed)
+                        tuple(_checks(api, real, result)), api.assumed, result=result)
 
 
 def _checks(api: ApiSection, real: RealSection, result: SectionResult

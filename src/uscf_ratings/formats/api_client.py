@@ -7,7 +7,9 @@ shared/spec/uschess-ratings-api-openapi.json) needs no key for what is read here
 * an event: ``/rated-events/{id}`` (its record and its sections), then for each
   section ``/rated-events/{id}/sections/{n}`` and its standings,
   ``/rated-events/{id}/sections/{n}/standings``, page by page (``Offset``, ``Size``);
-* a member's rated sections: ``/members/{id}/sections``, page by page.
+* a member's rated sections: ``/members/{id}/sections``, page by page;
+* a member's norms and awards (titles): ``/members/{id}/norms`` (one response) and
+  ``/members/{id}/awards``, page by page (formats/member_titles.py reads them).
 
 Politely: one request at a time, each with a timeout (`TIMEOUT_S`), a User-Agent that
 names the project, and a request that fails for a reason that may pass (no connection,
@@ -102,6 +104,16 @@ class RatingsApi:
         path = f"/members/{member_id}/sections"
         return {"format": BUNDLE_MARK, "source": f"{self._base}{path}",
                 "member": member_id, "member_sections": self.pages(path)}
+
+    def member_titles(self, member_id: str) -> dict[str, Any]:
+        """The norms and awards of member ``member_id``, as the file `uscf fetch --member
+        ID --titles` writes (formats/member_titles.py reads it, `uscf verify` compares
+        it)."""
+        _check_id(member_id, "member")
+        path = f"/members/{member_id}"
+        return {"format": BUNDLE_MARK, "source": f"{self._base}{path}",
+                "member": member_id, "member_norms": self.get(f"{path}/norms"),
+                "member_awards": self.pages(f"{path}/awards")}
 
     def pages(self, path: str) -> list[dict[str, Any]]:
         """Every page of a paged list, in order."""

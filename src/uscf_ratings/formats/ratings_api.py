@@ -165,6 +165,11 @@ class _Reader:
                          "standings: seed a ratings database with it by `uscf db "
                          "import-history`")
             return None
+        if isinstance(data, dict) and ("member_norms" in data or "member_awards" in data):
+            self.problem("", "this file holds a member's norms and awards, not an event's "
+                         "standings: `uscf verify` compares them with ours, beside the "
+                         "events fetched")
+            return None
         if isinstance(data, dict) and data.get("format") == BUNDLE_MARK:
             return self.bundle(data)
         if _is_page(data) or (isinstance(data, list) and data and all(map(_is_page, data))):
