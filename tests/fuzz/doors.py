@@ -245,6 +245,30 @@ def read_history_door(path: Path, ctx: Context) -> Verdict:
     return Verdict("read-history", ACCEPTED)
 
 
+def read_titles_door(path: Path, ctx: Context) -> Verdict:
+    """US Chess's records of a member's norms and awards (`formats.member_titles`)."""
+    from uscf_ratings.formats.errors import ParseError
+    from uscf_ratings.formats.member_titles import read_member_titles
+
+    try:
+        read_member_titles(path)
+    except ParseError as error:
+        return refused("read-titles", str(error), error)
+    except Exception as error:
+        return foreign("read-titles", error)
+    return Verdict("read-titles", ACCEPTED)
+
+
+#: the made-up section the titles seed's records are of (docs/check-my-rating.md)
+VERIFIED_EVENT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "made-up-norm.json"
+
+
+def verify_titles_cli(path: Path, ctx: Context) -> Verdict:
+    """`uscf verify` of a section with the member's records beside it: the comparison of
+    norms and titles runs on whatever the records say."""
+    return _cli("verify", ["verify", str(VERIFIED_EVENT), str(path)])
+
+
 def _cli(door: str, args: list[str], database: Path | None = None,
          rows: list[str] | None = None) -> Verdict:
     """A `uscf` command through click's CliRunner: exit 0, or 1 with an ``Error:``
@@ -384,15 +408,18 @@ def direct_ratings(event: Event) -> dict[tuple[int, str, str], float]:
 #: the doors of each family of seeds: those run on every input, and those the engine
 #: takes in turn (one an input)
 ALWAYS: dict[str, tuple[Door, ...]] = {
-    "event": (read_event,), "members": (read_members_door,), "history": (read_history_door,)}
+    "event": (read_event,), "members": (read_members_door,), "history": (read_history_door,),
+    "titles": (read_titles_door,)}
 IN_TURN: dict[str, tuple[Door, ...]] = {
     "event": (rate_cli, convert_cli, db_rate_cli, stored_equals_rated),
-    "members": (import_members_cli,), "history": (import_history_cli,)}
+    "members": (import_members_cli,), "history": (import_history_cli,),
+    "titles": (verify_titles_cli,)}
 BY_NAME: dict[str, Door] = {
     "read": read_event, "read-members": read_members_door, "read-history": read_history_door,
     "rate": rate_cli, "convert": convert_cli, "db rate": db_rate_cli,
     "import-members": import_members_cli, "import-history": import_history_cli,
-    "stored = rated": stored_equals_rated}
+    "stored = rated": stored_equals_rated, "read-titles": read_titles_door,
+    "verify": verify_titles_cli}
 
 
 def run_door(door: Door, path: Path, ctx: Context, probe: MemoryProbe) -> Verdict:

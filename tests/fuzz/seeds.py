@@ -30,7 +30,7 @@ SAMPLE = REPO / "examples" / "sample-event.json"
 #: sections does not name him: `db import-history --member`)
 HISTORY_MEMBER = "12345678"
 
-EVENT, MEMBERS, HISTORY = "event", "members", "history"
+EVENT, MEMBERS, HISTORY, TITLES = "event", "members", "history", "titles"
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Seed:
     name: str  #: where it came from, shown in findings
     filename: str  #: the name it is written under (its extension chooses the reader)
     data: bytes
-    family: str = EVENT  #: EVENT, MEMBERS or HISTORY
+    family: str = EVENT  #: EVENT, MEMBERS, HISTORY or TITLES
 
     @property
     def suffix(self) -> str:
@@ -111,6 +111,9 @@ def test_data_seeds() -> list[Seed]:
         seeds.append(Seed(f"tests/formats/data/supplement/{path.name}", path.name,
                           path.read_bytes(), MEMBERS))
     seeds += _member_lists()
+    titles = REPO / "docs" / "examples" / "made-up-titles.json"
+    seeds.append(Seed("docs/examples/made-up-titles.json", titles.name, titles.read_bytes(),
+                      TITLES))
     return seeds
 
 

@@ -65,7 +65,7 @@ def test_the_seeds_cover_every_format_and_family(seeds: list[Seed]) -> None:
                    "examples/", "written/0/json", "written/0/trf", "written/0/dbf",
                    "written/0/csv"):
         assert any(n.startswith(prefix) for n in names), prefix
-    assert {s.family for s in seeds} == {"event", "members", "history"}
+    assert {s.family for s in seeds} == {"event", "members", "history", "titles"}
 
 
 def test_every_seed_as_it_is(seeds: list[Seed], context: doors.Context) -> None:
