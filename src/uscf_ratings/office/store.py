@@ -362,12 +362,20 @@ SYSTEM_CODES = {s: s.value for s in System}
 SectionColumns = tuple[str, int, Any, Any]
 
 
+#: no norm earned in a section (`outcome_rows`)
+NO_NORMS: Mapping[int, str] = {}
+
+
 def outcome_rows(section: SectionColumns, found: Iterable[Outcome], ids: Mapping[int, str],
-                 states: dict[tuple[str, System], Rating]) -> list[tuple[Any, ...]]:
+                 states: dict[tuple[str, System], Rating],
+                 norms: Mapping[int, str] = NO_NORMS, norm_system: System = System.R
+                 ) -> list[tuple[Any, ...]]:
     """The rows of ``ratings`` of a rated section's outcomes, in `ROW_ORDER`: one for each
     outcome of a member (``ids``: each pair number's member; a player without a member
     id is not stored), whose state after the section is kept in ``states`` on the way
     (the rating loop makes a row for every player it rates, so in one pass).
+    ``norms`` gives the norm code earned by pair number, stored on the row of
+    ``norm_system`` (the system norms are earned in: core/norms.py).
     ``section`` has its dates as `db.Driver.date` stores them."""
     event_id, number, end, start = section
     rows = []
@@ -376,8 +384,10 @@ def outcome_rows(section: SectionColumns, found: Iterable[Outcome], ids: Mapping
         member = ids.get(pair)
         if member is None:
             continue
+        norm = norms.get(pair) if norms and system is norm_system else None
         rows.append((pre, pre_games, post, games_after, floor, state_json(state), wins, draws,
-                     losses, event_id, number, member, SYSTEM_CODES[system], end, start))
+                     losses, norm, event_id, number, member, SYSTEM_CODES[system], end,
+                     start))
         states[(member, system)] = state
     return rows
 
