@@ -80,9 +80,9 @@ def test_a_year_stores_the_norm_the_reference_path_gives_for_every_member(
 
 def test_a_re_rate_computes_the_stored_norms_again(office: Office, tmp_path: Path) -> None:
     """An early event corrected (every decisive result of a section where a norm was
-    earned reversed) re-rates every later section: the norms stored then are those of an office that rated the corrected year
-    from the start, and of the reference path; some differ from before the correction
-    (the post-event ratings they rest on changed)."""
+    earned reversed) re-rates every later section: the norms stored then are those of an
+    office that rated the corrected year from the start, and of the reference path; some
+    differ from before the correction (the post-event ratings they rest on changed)."""
     events = year(10)
     office.rate_many(events)
     before = stored_norms(office)
