@@ -598,7 +598,6 @@ def player(ctx: click.Context, member_id: str, as_json: bool, as_of: object) -> 
         norm = f"  {h['norm']}" if h["norm"] else ""
         click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
                    f"{pre} -> {h['post']:.2f}  N {h['games_after']}{norm}")
-    _titles(found["titles"], day)
     if found["published"]:
         click.echo("published by US Chess (imported):")
     for h in found["published"]:
@@ -606,6 +605,7 @@ def player(ctx: click.Context, member_id: str, as_json: bool, as_of: object) -> 
         games = h["post_provisional_games"]
         click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
                    f"{pre} -> {h['post']:.2f}" + (f"  P{games}" if games else ""))
+    _titles(found["titles"], day)
 
 
 def _titles(status: dict[str, Any], day: date | None) -> None:
