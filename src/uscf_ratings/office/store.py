@@ -146,6 +146,7 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
         if values:
             connection.execute(update(t.members).where(t.members.c.id == record.id)
                                .values(**values))
+    changes += _carried_titles(connection, record)
     for system, b in record.ratings.items():
         before = connection.execute(select(t.baselines.c.rating, t.baselines.c.games).where(
             t.baselines.c.member_id == record.id, t.baselines.c.system == system.value)).first()
@@ -163,6 +164,32 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
             connection.execute(insert(t.floors).values(
                 member_id=record.id, system=system.value, floor=b.floor,
                 effective=date(1, 1, 1), reason="imported with the member list"))
+    return changes
+
+
+def _carried_titles(connection: Connection, record: MemberRecord,
+                    source: str = "member list") -> list[str]:
+    """The titles and norm counts a member list gives a member stored (``member_titles``,
+    ``member_norms``): each replaces what was stored of that title or level, and each
+    stored value replaced is one line of the list returned."""
+    changes = []
+    mt, mn = t.member_titles.c, t.member_norms.c
+    for name, day in record.titles.items():
+        where = (mt.member_id == record.id) & (mt.title == name)
+        old = connection.execute(select(mt.earned).where(where)).first()
+        if old is not None and old.earned != day and old.earned is not None:
+            changes.append(f"member {record.id}: title {name} earned {old.earned} -> {day}")
+        connection.execute(delete(t.member_titles).where(where))
+        connection.execute(insert(t.member_titles).values(
+            member_id=record.id, title=name, earned=day, source=source))
+    for code, count in record.norms.items():
+        where = (mn.member_id == record.id) & (mn.code == code)
+        old_count = connection.execute(select(mn.count).where(where)).scalar()
+        if old_count is not None and old_count != count:
+            changes.append(f"member {record.id}: {code} norms {old_count} -> {count}")
+        connection.execute(delete(t.member_norms).where(where))
+        connection.execute(insert(t.member_norms).values(
+            member_id=record.id, code=code, count=count, source=source))
     return changes
 
 
