@@ -45,8 +45,8 @@ def test_a_changed_source_drops_every_cache_and_an_unchanged_one_keeps_them(tmp_
 def test_the_sources_are_every_file_the_compiled_code_holds():
     names = {(path.parent.name, path.name) for path in SOURCES}
     assert names == {("core", "blending.py"), ("core", "constants.py"), ("core", "kernels.py"),
-                     ("core", "procedure.py"), ("core", "records.py"), ("batch", "compiled.py"),
-                     ("batch", "engine.py")}
+                     ("core", "norms.py"), ("core", "procedure.py"), ("core", "records.py"),
+                     ("batch", "compiled.py"), ("batch", "engine.py")}
     assert all(path.is_file() for path in SOURCES)
 
 

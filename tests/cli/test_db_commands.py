@@ -312,7 +312,8 @@ def test_import_history_seeds_the_pool_and_player_shows_it(url: str) -> None:
                          "  Q: 1092P17 (1091.53)", "  R: 1571 (1570.72), peak 1570.72"]
     assert shown[4:7] == ["history: no section in this pool", "published by US Chess "
                           "(imported):", "  2025-06-28  202506284842 s1  R: unr. -> 695.23  P2"]
-    assert shown[-1] == "  2026-05-29  202605290393 s1  R: 1544.47 -> 1570.72"
+    assert shown[-3:] == ["  2026-05-29  202605290393 s1  R: 1544.47 -> 1570.72",
+                          "titles: none", "norms toward a title: none"]
 
 
 def test_a_postgresql_url_without_its_driver_says_which_extra(monkeypatch: pytest.MonkeyPatch

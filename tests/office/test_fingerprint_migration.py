@@ -82,7 +82,7 @@ def test_upgrade_to_0008_fingerprints_the_stored_events_and_downgrade_drops_it(
 
     office = Office(office_url)
     try:
-        assert office.init() == SCHEMA_HEAD == "0008"
+        assert office.init() == SCHEMA_HEAD and office.init() >= "0008"
         expected = {e.id: fingerprint(e) for e in events} | {UNREADABLE: None}
         with office.engine.connect() as c:
             assert fingerprints(c) == expected

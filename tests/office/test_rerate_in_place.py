@@ -15,7 +15,6 @@ from sqlalchemy import insert, select, text
 from tests.office.conftest import year
 
 from uscf_ratings.core.pipeline import LineupToRate
-from uscf_ratings.core.results import Outcome
 from uscf_ratings.office import run, schema
 from uscf_ratings.office.db import Driver, writing
 from uscf_ratings.office.office import Office
@@ -167,19 +166,22 @@ def test_sections_rated_side_by_side_equal_sections_rated_one_by_one(
     calls: list[int] = []
     together = run.rate_lineups
 
-    def counted(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
+    def counted(lineups: Sequence[LineupToRate], earn: Sequence[bool]) -> run.LineupsRated:
         members = [i for laid, *_ in lineups for i in laid.ids if i]
         assert len(members) == len(set(members))
         calls.append(len(lineups))
-        return together(lineups)
+        return together(lineups, earn)
+
+    def one_by_one(lineups: Sequence[LineupToRate], earn: Sequence[bool]) -> run.LineupsRated:
+        each = [together([lineup], [wanted]) for lineup, wanted in zip(lineups, earn, strict=True)]
+        return [found[0][0] for found in each], [found[1][0] for found in each]
 
     monkeypatch.setattr(run, "rate_lineups", counted)
     office.rate_many(events)
     assert max(calls) > 1 and sum(calls) == sum(len(e.sections) for e in events)
     alone = Office(f"sqlite:///{tmp_path / 'alone.db'}")
     alone.init()
-    monkeypatch.setattr(run, "rate_lineups", lambda lineups: [
-        together([lineup])[0] for lineup in lineups])
+    monkeypatch.setattr(run, "rate_lineups", one_by_one)
     alone.rate_many(events)
     assert rows(office) == rows(alone)
 

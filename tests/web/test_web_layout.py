@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.conftest import REPO, skip_or_fail
 from tests.web.conftest import SAMPLE
 from tests.web.test_web_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
@@ -115,6 +114,7 @@ KINDS = [
     Kind("events", "/events", "table.list tbody tr"),
     Kind("event", "/events/202608010001", "table.msa", docs=True),
     Kind("list", "/list?as_of=2026-08-15&system=R", "table.list tbody tr", docs=True),
+    Kind("titles", "/titles?as_of=2026-08-15", "table.list tbody tr"),
     Kind("api", "/docs", "table.api"),
     Kind("not-found", "/no-such-page", ".problem", status=404),
 ]

@@ -1,5 +1,5 @@
-"""The core's kernels (core/kernels.py) and the procedure over the record layout
-(core/procedure.py), compiled with Numba.
+"""The core's kernels (core/kernels.py), the procedure over the record layout
+(core/procedure.py) and the norm test (core/norms.py), compiled with Numba.
 
 Numba compiles a function together with the functions it calls, looked up in the
 function's globals. Each kernel is rebuilt here over a namespace in which the names it
@@ -17,7 +17,7 @@ from typing import Any
 
 import numba
 
-from ..core import blending, constants, kernels, procedure, records
+from ..core import blending, constants, kernels, norms, procedure, records
 
 #: kernel names in dependency order: each may call only the ones before it
 KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard", "objective",
@@ -28,6 +28,8 @@ KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard"
 PROCEDURE_ORDER = ("_sorted_opponents", "_every_player", "most_games", "prepare", "rate")
 #: Step 1's blended initialization (the experiments' compiled chain)
 BLENDING_ORDER = ("exact_sum", "age_rating", "source_weight", "blended_average")
+#: the norm test toward the titles (titles.md), written in the kernels' subset
+NORM_ORDER = ("norm_level", "norm_expected_units", "norm_units", "norm_earned", "highest_norm")
 
 
 def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
@@ -61,7 +63,7 @@ def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
 
 #: every file whose code the compiled functions hold
 SOURCES = tuple(Path(module.__file__ or "")
-                for module in (blending, constants, kernels, procedure, records)) + (
+                for module in (blending, constants, kernels, norms, procedure, records)) + (
     Path(__file__), Path(__file__).with_name("engine.py"))
 drop_stale_caches(SOURCES, Path(__file__).parent / "__pycache__" / "kernels.sha256")
 
@@ -69,7 +71,7 @@ drop_stale_caches(SOURCES, Path(__file__).parent / "__pycache__" / "kernels.sha2
 def _compile() -> dict[str, Any]:
     compiled: dict[str, Any] = {}
     for module, order in ((kernels, KERNEL_ORDER), (procedure, PROCEDURE_ORDER),
-                          (blending, BLENDING_ORDER)):
+                          (blending, BLENDING_ORDER), (norms, NORM_ORDER)):
         namespace: dict[str, Any] = dict(vars(module)) | compiled
         for name in order:
             source = getattr(module, name)
@@ -82,3 +84,4 @@ KERNELS = _compile()
 prepare = KERNELS["prepare"]
 rate = KERNELS["rate"]
 most_games = KERNELS["most_games"]
+highest_norm = KERNELS["highest_norm"]

@@ -24,6 +24,7 @@ from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
 from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
 from ..core.model import Player, Rating, Result, Section, System
+from ..core.norms import NORM_CODES, norm_rules_for
 from ..core.pipeline import (
     PROCEDURE_TYPES,
     LineupToRate,
@@ -34,7 +35,7 @@ from ..core.results import Outcome
 from ..core.rules import rules_for
 from ..core.steps import merge_entrants
 from ..core.validate import check_section
-from .compiled import most_games, prepare, rate
+from .compiled import highest_norm, most_games, prepare, rate
 
 #: the section types the compiled path rates (matches and foreign events have their own
 #: rules: core/match.py, core/foreign.py)
@@ -199,16 +200,20 @@ def _rate_parallel(terms: Terms, before: Before, games: Games, prepared: Prepare
 
 
 def load() -> None:
-    """Load the compiled kernels that `rate_lineups` calls from Numba's cache now, by
-    rating a section of one game: the first call of a compiled function loads its code
-    (about 0.4 s, after the 0.5 s of importing this module), and a process that is about
-    to rate many sections can do that while it waits for something else
-    (`office.run.load_kernels`)."""
+    """Load the compiled kernels that `rate_lineups_and_norms` calls from Numba's cache
+    now, by rating a section of one game and testing its norms: the first call of a
+    compiled function loads its code (about 0.4 s, after the 0.5 s of importing this
+    module), and a process that is about to rate many sections can do that while it
+    waits for something else (`office.run.load_kernels`)."""
     day = date(2025, 1, 4)
     rated = {System.R: Rating(1500.0, 30)}
-    rate_outcomes(Section(1, day, day, (
+    section = Section(1, day, day, (
         Player(1, "", ratings=rated, results=(Result(1, "W", 2),)),
-        Player(2, "", ratings=rated, results=(Result(1, "L", 1),))), systems=(System.R,)))
+        Player(2, "", ratings=rated, results=(Result(1, "L", 1),))), systems=(System.R,))
+    rules = rules_for(day)
+    laid = lineup(section, rules, (System.R,), merge_entrants(section.players))
+    rows, _ = before_rows(laid, laid.ratings, {}, rules, day)
+    rate_lineups_and_norms([(laid, laid.ratings, rows, day)], [True])  # and the norm test
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
@@ -240,14 +245,86 @@ def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
     call, the core the office's readers use beside the loop. In a year's late batch
     (946 calls) the kernels took 1.7 to 2.0 s in one thread against 2.1 to 2.3 s in
     two, and the command used 7 to 8 s less CPU time (docs/performance.md)."""
+    return rate_lineups_and_norms(lineups, [False] * len(lineups))[0]
+
+
+def rate_lineups_and_norms(lineups: Sequence[LineupToRate], earn: Sequence[bool]
+                           ) -> tuple[list[tuple[Outcome, ...]], list[dict[int, str]]]:
+    """`rate_lineups`, and the norm each entrant earns toward the titles in each lineup
+    whose ``earn`` is true (`core.norms.section_reason` gives none), by the pair number of
+    its first row: `core.norms.norms_by_pair` from the post-event Regular ratings just
+    computed, compiled, in the same call (`lineup_norms`)."""
     gathered = Columns()
     starts = [gathered.add(laid, rows) for laid, _, rows, _ in lineups]
     if gathered.constants is None:
-        return []
-    final = _lists(_rate_serial(*arrays(gathered), gathered.constants))
+        return [], []
+    terms, before, games_arrays = arrays(gathered)
+    rated = _rate_serial(terms, before, games_arrays, gathered.constants)
+    # the first row of each lineup's Regular group, where its entrants may earn norms
+    groups = [-1] * len(lineups)
+    for i, ((laid, _, _, end), at, wanted) in enumerate(zip(lineups, starts, earn, strict=True)):
+        rules = norm_rules_for(end) if wanted else None
+        if rules is not None and rules.system in laid.systems:
+            groups[i] = at + laid.systems.index(rules.system) * laid.size
+    found: list[dict[int, str]] = [{} for _ in lineups]
+    if any(g >= 0 for g in groups):
+        sizes = [laid.size for laid, *_ in lineups]
+        chosen = [(g, n) for g, n in zip(groups, sizes, strict=True) if g >= 0]
+        levels = lineup_norms(np.array([g for g, _ in chosen], np.int64),
+                              np.array([n for _, n in chosen], np.int64),
+                              _array(games_arrays.first), _array(games_arrays.last),
+                              _array(games_arrays.opponent), _array(games_arrays.score),
+                              _array(rated.post), gathered.constants).tolist()
+        for i, ((laid, *_), g) in enumerate(zip(lineups, groups, strict=True)):
+            if g >= 0:
+                found[i] = {pair: NORM_CODES[level] for pair, level
+                            in zip(laid.pairs, levels[g:g + laid.size], strict=True)
+                            if level >= 0}
+    final = _lists(rated)
     games = Games(gathered.first, gathered.last, gathered.opponent, gathered.score)
     return [stored_outcomes(laid, ratings, games, final, end, at)
-            for (laid, ratings, _, end), at in zip(lineups, starts, strict=True)]
+            for (laid, ratings, _, end), at in zip(lineups, starts, strict=True)], found
+
+
+@numba.njit(cache=True, nogil=True)
+def lineup_norms(groups: NDArray[np.int64], sizes: NDArray[np.int64], first: NDArray[np.int64],
+                 last: NDArray[np.int64], opponent: NDArray[np.int64],
+                 score: NDArray[np.float64], post: NDArray[np.float64], c: Constants
+                 ) -> NDArray[np.int64]:
+    """For every row of the Regular groups starting at rows ``groups`` (of ``sizes``
+    entrants), the index of the highest norm level the entrant earns (0 = 4th Category),
+    else -1; -1 for every other row. `core.norms.player_norm`'s test over the laid-out
+    arrays: at least ``norm_min_games`` rated games, no opponent met more than
+    ``norm_max_meetings`` times, the games against an opponent with a post-event rating
+    (``post``, NaN for none) counted, and `core.norms.highest_norm`, the same function
+    compiled (batch/compiled.py). A test holds it to `core.norms.section_norms`."""
+    levels = np.full(len(post), -1, np.int64)
+    for k in range(len(groups)):
+        at = groups[k]
+        for row in range(at, at + sizes[k]):
+            start, end = first[row], last[row]
+            if end - start < c.norm_min_games:
+                continue
+            met = 0
+            for i in range(start, end):
+                times = 0
+                for j in range(start, end):
+                    if opponent[j] == opponent[i]:
+                        times += 1
+                met = max(met, times)
+            if met > c.norm_max_meetings:
+                continue
+            ratings = np.empty(end - start)
+            m = 0
+            total = 0.0
+            for i in range(start, end):
+                rating = post[at + opponent[i]]
+                if rating == rating:  # not NaN: the opponent has a post-event rating
+                    ratings[m] = rating
+                    total += score[i]
+                    m += 1
+            levels[row] = highest_norm(np.sort(ratings[:m]), m, total, c)
+    return levels
 
 
 def _lists(record: R) -> R:

@@ -14,6 +14,7 @@ import click
 
 from ..core.formulas import round_half_up, rounded_rating
 from ..core.model import Event, System
+from ..core.norms import NORM_CODES
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
@@ -568,15 +569,18 @@ def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rat
 @db.command()
 @click.argument("member_id")
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]),
+              help="The titles and norms held on this day (default: after every event).")
 @click.pass_context
-def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
-    """A member's current ratings, floors and history."""
+def player(ctx: click.Context, member_id: str, as_json: bool, as_of: object) -> None:
+    """A member's current ratings, floors, history, titles and norms."""
     from ..office import queries
     from ..office.db import check_schema
 
+    day: date | None = as_of.date() if as_of is not None else None  # type: ignore[attr-defined]
     with _office(ctx).engine.connect() as c:
         check_schema(c)
-        found = queries.player(c, member_id)
+        found = queries.player(c, member_id, day)
     if found is None:
         raise click.ClickException(f"member {member_id} is not in the database")
     if as_json:
@@ -591,8 +595,9 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
     click.echo("history:" if found["history"] else "history: no section in this pool")
     for h in found["history"]:
         pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"
+        norm = f"  {h['norm']}" if h["norm"] else ""
         click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
-                   f"{pre} -> {h['post']:.2f}  N {h['games_after']}")
+                   f"{pre} -> {h['post']:.2f}  N {h['games_after']}{norm}")
     if found["published"]:
         click.echo("published by US Chess (imported):")
     for h in found["published"]:
@@ -600,6 +605,25 @@ def player(ctx: click.Context, member_id: str, as_json: bool) -> None:
         games = h["post_provisional_games"]
         click.echo(f"  {h['end_date']}  {h['event_id']} s{h['section']}  {h['system']}: "
                    f"{pre} -> {h['post']:.2f}" + (f"  P{games}" if games else ""))
+    _titles(found["titles"], day)
+
+
+def _titles(status: dict[str, Any], day: date | None) -> None:
+    """A member's titles and the norms toward each level (office/titles.py)."""
+    when = f" on {day.isoformat()}" if day else ""
+    titles = status["titles"]
+    click.echo(f"titles{when}:" if titles else f"titles{when}: none")
+    for x in titles:
+        earned = f" {x['date']}" if x["date"] else ""
+        click.echo(f"  {x['name']}{earned}: {x['basis']}")
+    counted = [p for p in status["norms"] if p["norms"] and not p["held"]]
+    click.echo("norms toward a title:" if counted else "norms toward a title: none")
+    for p in counted:
+        where = ", ".join(f"{n['event']} s{n['section']} {n['code']}" if n["event"]
+                          else f"{n['code']} (imported)" for n in p["earned"])
+        waiting = f"; {p['waiting']}" if p["waiting"] else ""
+        click.echo(f"  {p['title']} ({p['level']:.0f}): {p['norms']} of {p['needed']} "
+                   f"[{where}]{waiting}")
 
 
 @db.command("event")
@@ -630,7 +654,8 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
                 f"{system}: {'unr.' if r['pre'] is None else rounded_rating(r['pre'])} -> {r['post_rounded']}"
                 f" [{r['formula']}{_k(r)}]"
                 for system, r in p["ratings"].items())
-            click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}")
+            click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}"
+                       + _norm_line(p["norm"]))
 
 
 @db.command("list")
@@ -660,6 +685,47 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
         for e in entries:
             click.echo(f"{e.id:>10}  {e.name:<30} {e.display:>8}")
 
+
+
+def _norm_line(norm: dict[str, Any] | None) -> str:
+    """A player's norm after the results: the code earned, else how close the lowest
+    level was (S - E against the margin), else why none could be earned."""
+    if norm is None:
+        return ""
+    if norm.get("code"):
+        return f"  {norm['code']}"
+    if "levels" not in norm:
+        return ""
+    if not norm["eligible"]:
+        return f"  no norm: {norm['reason']}"
+    closest = next((x for x in norm["levels"] if not x["earned"]), None)
+    if closest is None:
+        return ""
+    return (f"  no norm: {closest['code']} needs S - E > {norm['needed']:g}, "
+            f"S - E = {closest['margin']:.2f}")
+
+
+@db.command("title-supplement")
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), required=True)
+@click.option("--csv", "as_csv", is_flag=True, help="CSV, one member a row.")
+@click.pass_context
+def title_supplement_cmd(ctx: click.Context, as_of: object, as_csv: bool) -> None:
+    """Members with their titles and norms in progress as of a date."""
+    day: date = as_of.date()  # type: ignore[attr-defined]
+    from ..office.db import check_schema
+    from ..office.titles import supplement_csv, supplement_row, title_supplement
+
+    with _office(ctx).engine.connect() as c:
+        check_schema(c)
+        entries = title_supplement(c, day)
+    if as_csv:
+        click.echo(supplement_csv(entries), nl=False)
+        return
+    for e in entries:
+        row = supplement_row(e)
+        norms = " ".join(f"{code} {count}" for code, count
+                         in zip(NORM_CODES, row[3:10], strict=True) if count != "0")
+        click.echo(f"{e.id:>10}  {e.name:<30} {row[2] or '-'}  [{norms}]")
 
 
 def _place(details: dict[str, Any]) -> str:

@@ -193,6 +193,9 @@ _DAY = Domain("date", EARLIEST, LATEST,
 _COVERED = Domain("date", FIRST_COVERED, LATEST,
                   why=f"the rules' coverage starts {FIRST_COVERED.isoformat()}; a section "
                       f"starts at most {YEARS_AHEAD} years after their last change")
+#: the most norms at one level a member list may carry: a norm takes a section of at
+#: least four rated games, and this is a section a week for two hundred years
+MAX_NORMS = 10_000
 _MEMBER_ID = Domain("id", high=MEMBER_ID_LENGTH, why="the database's member ids")
 _TEXT = Domain("text", high=TEXT_LENGTH, why="a name or a place, not a document")
 
@@ -244,6 +247,10 @@ FIELDS: dict[str, Domain] = {
     "Result.round": Domain("whole number", 1, MAX_ROUNDS, why="far more than any section has"),
     "Result.opponent": Domain("whole number", 1, MAX_PAIR, why="a pair number"),
     "Member.state": Domain("text", high=STATE_LENGTH, why="the database's members.state"),
+    "Title.date": _DAY,
+    "Title.norms": Domain("whole number", 0, MAX_NORMS,
+                          why="norms earned at one level: five earn its title, and a norm "
+                              "takes at least four rated games"),
 }
 
 #: the relations between fields, in words (docs/domain.md)

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import System
+from ..core.norms import NORM_CODES
+from ..core.titles import TITLE_NAMES
 from .bounds import MAX_MEMBERS, read_input, too_many
 from .common import kind_of, load_json
 from .errors import Issue, ParseError
@@ -33,6 +35,11 @@ CSV_IDENTITY = ("id", "name", "birth_date", "adult", "state", "fide_rating", "fi
                 "cfc_rating", "cfc_date", "canadian_resident")
 CSV_RATING = ("rating", "games", "date", "wins", "draws", "losses", "events3", "peak", "floor",
               "olm", "games_above_2200")
+#: titles already earned: ``CandidateMaster:2019-05-04;FourthCategory`` (AwardType names,
+#: each with its date where known), and norms already earned at each level (that level's
+#: own count): ``norms_4`` ... ``norms_S`` for 'N:4' ... 'N:S'
+CSV_TITLES = ("titles",)
+CSV_NORMS = tuple(f"norms_{code[2:]}" for code in NORM_CODES)
 
 
 def read_members(path: Path | str) -> list[MemberRecord]:
@@ -180,6 +187,8 @@ def _record(row: dict[str, Any], ratings: Any, where: str, f: _Fields) -> Member
             games_above_2200=f.whole(r.get("games_above_2200"), f"{here}.games_above_2200"),
         )
     state = row.get("state")
+    titles = _titles(row.get("titles"), f"{where}.titles", f)
+    norms = _norms(row.get("norms"), f"{where}.norms", f)
     return MemberRecord(
         id=ident, name=str(row.get("name") or ""),
         birth_date=f.date(row.get("birth_date"), f"{where}.birth_date"),
@@ -190,12 +199,57 @@ def _record(row: dict[str, Any], ratings: Any, where: str, f: _Fields) -> Member
         cfc_rating=f.decimal(row.get("cfc_rating"), f"{where}.cfc_rating"),
         cfc_date=f.date(row.get("cfc_date"), f"{where}.cfc_date"),
         canadian_resident=f.flag(row.get("canadian_resident"), f"{where}.canadian_resident"),
-        ratings=baselines,
+        ratings=baselines, titles=titles, norms=norms,
     )
 
 
+def _titles(given: Any, where: str, f: _Fields) -> dict[str, date | None]:
+    """Titles earned: JSON's ``{"CandidateMaster": "2019-05-04", "FourthCategory": null}``
+    or the CSV's ``CandidateMaster:2019-05-04;FourthCategory``; each name one of
+    US Chess's AwardType names."""
+    if given in (None, ""):
+        return {}
+    if isinstance(given, str):
+        pairs = [part.strip().partition(":") for part in given.split(";") if part.strip()]
+        given = {name.strip(): day.strip() or None for name, _, day in pairs}
+    if not isinstance(given, dict):
+        f.issues.append(Issue(where, f"expected titles such as {{\"CandidateMaster\": "
+                                     f"\"2019-05-04\"}}, not {kind_of(given)}"))
+        return {}
+    titles: dict[str, date | None] = {}
+    for name, day in given.items():
+        if name not in TITLE_NAMES:
+            f.issues.append(Issue(where, f"{name!r} is not a title (expected one of "
+                                         f"{', '.join(TITLE_NAMES)})"))
+            continue
+        titles[name] = f.date(day, f"{where}.{name}")
+    return titles
+
+
+def _norms(given: Any, where: str, f: _Fields) -> dict[str, int]:
+    """Norms earned by level: JSON's ``{"N:4": 2, "N:C": 1}`` (the CSV's ``norms_4`` ...
+    columns are gathered into the same)."""
+    if given in (None, ""):
+        return {}
+    if not isinstance(given, dict):
+        f.issues.append(Issue(where, f"expected norms by level such as {{\"N:4\": 2}}, "
+                                     f"not {kind_of(given)}"))
+        return {}
+    norms: dict[str, int] = {}
+    for code, count in given.items():
+        if code not in NORM_CODES:
+            f.issues.append(Issue(where, f"{code!r} is not a norm level (expected one of "
+                                         f"{', '.join(NORM_CODES)})"))
+            continue
+        number = f.whole(count, f"{where}.{code}")
+        if number is not None:
+            norms[code] = number
+    return norms
+
+
 #: Every column of the CSV list: identity, then per system ``<code>_<rating field>``.
-CSV_COLUMNS = CSV_IDENTITY + tuple(f"{s.value}_{k}" for s in System for k in CSV_RATING)
+CSV_COLUMNS = (CSV_IDENTITY + CSV_TITLES + CSV_NORMS
+               + tuple(f"{s.value}_{k}" for s in System for k in CSV_RATING))
 
 
 def _from_csv(path: Path, text: str) -> list[MemberRecord]:
@@ -205,8 +259,8 @@ def _from_csv(path: Path, text: str) -> list[MemberRecord]:
     header = [h.strip() for h in next(reader, [])]
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
-        expected = (f"{', '.join(CSV_IDENTITY)}, and per system S (R, Q, B, OR, OQ, OB) "
-                    + ", ".join(f"S_{k}" for k in CSV_RATING))
+        expected = (f"{', '.join(CSV_IDENTITY + CSV_TITLES + CSV_NORMS)}, and per system S "
+                    "(R, Q, B, OR, OQ, OB) " + ", ".join(f"S_{k}" for k in CSV_RATING))
         raise ParseError(str(path), [Issue("line 1", f"column {h!r} is not a member-list column "
                                                      f"(expected {expected})") for h in unknown])
     twice = sorted({h for h in header if header.count(h) > 1})
@@ -230,7 +284,8 @@ def _from_csv(path: Path, text: str) -> list[MemberRecord]:
             code: {k: row.get(f"{code}_{k}") for k in CSV_RATING}
             for code in (s.value for s in System) if row.get(f"{code}_rating")
         }
-        record = _record(row, ratings, where, f)
+        norms = {f"N:{column[6:]}": row[column] for column in CSV_NORMS if row.get(column)}
+        record = _record(row | {"norms": norms}, ratings, where, f)
         if record:
             records.append(record)
     if issues:
@@ -257,7 +312,8 @@ def _from_json(path: Path, text: str) -> list[MemberRecord]:
         if not isinstance(row, dict):
             issues.append(Issue(f"members[{i}]", "expected an object"))
             continue
-        f.known(row, CSV_IDENTITY + ("ratings",), f"members[{i}]", "member field")
+        f.known(row, CSV_IDENTITY + ("ratings", "titles", "norms"), f"members[{i}]",
+                "member field")
         record = _record(row, row.get("ratings") or {}, f"members[{i}]", f)
         if record:
             records.append(record)

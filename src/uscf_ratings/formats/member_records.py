@@ -49,3 +49,8 @@ class MemberRecord:
     cfc_date: date | None = None
     canadian_resident: bool | None = None
     ratings: dict[System, Baseline] = field(default_factory=dict)
+    #: titles already earned, by their names in US Chess's records (AwardType:
+    #: "CandidateMaster"), with the date earned where given (core/titles.py starts there)
+    titles: dict[str, date | None] = field(default_factory=dict)
+    #: norms already earned by level code ('N:4' ... 'N:S'), each level's own count
+    norms: dict[str, int] = field(default_factory=dict)

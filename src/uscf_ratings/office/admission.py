@@ -168,6 +168,9 @@ def check_members(records: Iterable[MemberRecord], source: str) -> list[str]:
             ("FideRating.date", "FIDE rating's date", record.fide_date),
             ("CfcRating.rating", "CFC rating", record.cfc_rating),
             ("CfcRating.date", "CFC rating's date", record.cfc_date)) if value is not None]
+        given += [("Title.date", f"{name} title's date", day)
+                  for name, day in record.titles.items() if day is not None]
+        given += [("Title.norms", f"{code} norms", count) for code, count in record.norms.items()]
         problems.extend(member_problems(record.id, given))
         for system, b in record.ratings.items():
             values = {"rating": b.rating, "games": b.games, "date": b.as_of, "wins": b.wins,

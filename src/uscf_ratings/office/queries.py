@@ -13,7 +13,7 @@ from sqlalchemy import Connection, func, select
 
 from ..core.formulas import published_form, round_half_up, rounded_rating
 from ..core.model import KFactor, SectionType, System
-from ..core.results import RatingResult
+from ..core.results import NormResult, RatingResult
 from ..formats.csv_safety import safe_row
 from ..formats.event_details import details_from_json, details_to_dict
 from ..formats.result_json import rating_to_dict
@@ -22,6 +22,7 @@ from .db import Driver
 from .explain import explain_event
 from .history import published
 from .store import RATING_ORDER, aliases, latest_states
+from .titles import TITLE_SYSTEM, member_title_status, status_to_dict
 
 
 def display(rating: float, games: int) -> str:
@@ -29,13 +30,17 @@ def display(rating: float, games: int) -> str:
     return published_form(rating, games)
 
 
-def player(c: Connection, member_id: str) -> dict[str, Any] | None:
+def player(c: Connection, member_id: str, as_of: date | None = None
+           ) -> dict[str, Any] | None:
     """A member's ratings per system and history (oldest first), with the rated games
     won, drawn and lost in each event (``history``) and in all the events on record
     (``ratings``: None where an event of the system lacks its counts, as rows stored
     before the office kept them do, or where the system has no event); and what US
     Chess published of the member, where it was imported (``published``:
-    office/history.py)."""
+    office/history.py); the titles held on ``as_of`` (after every stored event when None)
+    and the norms toward each level, with the events that earned them (``titles``:
+    office/titles.py). Each history row has the norm earned (``norm``: the crosstable's
+    code, on the Regular row)."""
     merged_ids = aliases(c)
     member_id = merged_ids.get(member_id, member_id)
     row = c.execute(select(t.members).where(t.members.c.id == member_id)).first()
@@ -47,12 +52,12 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
          "end_date": r.end_date.isoformat(), "system": r.system,
          "pre": r.pre, "post": r.post, "post_rounded": rounded_rating(r.post),
          "games_after": r.games_after, "floor": r.floor,
-         "wins": r.wins, "draws": r.draws, "losses": r.losses}
+         "wins": r.wins, "draws": r.draws, "losses": r.losses, "norm": r.norm}
         for r in c.execute(
             select(t.ratings.c.event_id, t.events.c.name, t.ratings.c.section,
                    t.ratings.c.end_date, t.ratings.c.system, t.ratings.c.pre, t.ratings.c.post,
                    t.ratings.c.games_after, t.ratings.c.floor, t.ratings.c.wins,
-                   t.ratings.c.draws, t.ratings.c.losses)
+                   t.ratings.c.draws, t.ratings.c.losses, t.ratings.c.norm)
             .join(t.events, t.events.c.id == t.ratings.c.event_id)
             .where(t.ratings.c.member_id == member_id)
             .order_by(t.ratings.c.end_date, t.ratings.c.start_date, t.ratings.c.event_id,
@@ -76,7 +81,8 @@ def player(c: Connection, member_id: str) -> dict[str, Any] | None:
         }
     merged = sorted(k for k, v in merged_ids.items() if v == member_id)
     return {"id": member_id, "name": row.name, "state": row.state, "merged_ids": merged,
-            "ratings": ratings, "history": history, "published": published(c, member_id)}
+            "ratings": ratings, "history": history, "published": published(c, member_id),
+            "titles": status_to_dict(member_title_status(c, member_id, as_of))}
 
 
 #: the rated games a player won, drew and lost, as `player` names them
@@ -104,13 +110,19 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
     head = source["event"]
     merged = aliases(c)
     stored_rows: dict[tuple[int, str], dict[str, Any]] = {}
+    stored_norms: dict[tuple[int, str], str | None] = {}
     for r in c.execute(select(t.ratings).where(t.ratings.c.event_id == event_id)):
         stored_rows.setdefault((r.section, r.member_id), {})[r.system] = _stored_rating(r)
+        if r.system == TITLE_SYSTEM:
+            stored_norms[(r.section, r.member_id)] = r.norm
     explained: dict[tuple[int, str], dict[str, RatingResult]] = {}
+    norms: dict[tuple[int, str], NormResult] = {}
     for result in explain_event(c, event_id):
         for player in result.players:  # ids are merged ids already: explained as rated
             for system, rating in player.ratings.items():
                 explained.setdefault((result.number, player.id), {})[system.value] = rating
+            if player.norm is not None:
+                norms[(result.number, player.id)] = player.norm
     # the sections table has each section's dates and systems (the stored event JSON is
     # the file as submitted, where a section may take the event's dates)
     stored = {r.number: r for r in c.execute(
@@ -126,7 +138,8 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
             ratings = {system: _with_explanation(numbers, explained.get(key, {}).get(system))
                        for system, numbers in stored_rows.get(key, {}).items()}
             players.append({"pair": p["pair"], "id": member, "name": p.get("name", ""),
-                            "results": p["results"], "ratings": ratings})
+                            "results": p["results"], "ratings": ratings,
+                            "norm": _norm(stored_norms.get(key), norms.get(key))})
         kept = stored[s["number"]]
         sections.append({"number": s["number"], "name": s.get("name", ""),
                          "start_date": kept.start_date.isoformat(),
@@ -159,6 +172,23 @@ def _stored_rating(r: Any) -> dict[str, Any]:
             "post_rounded": None if r.post is None else rounded_rating(r.post),
             "post_2dp": None if r.post is None else round_half_up(r.post, 2),
             "games_after": r.games_after, "floor": r.floor}
+
+
+def _norm(stored: str | None, result: NormResult | None) -> dict[str, Any] | None:
+    """A player's norm in a stored section: the stored code, with the explanation where
+    rating the section again gives the same code (the expected score and the margin at
+    each level, or why the player could not earn one); None for a player with no
+    Regular row and no explanation."""
+    if result is None:
+        return None if stored is None else {"code": stored}
+    if result.code != stored:
+        return {"code": stored, "notes": ["the explanation is not shown: rating the section "
+                                          "again does not give the stored norm"]}
+    return {"code": stored, "eligible": result.eligible, "reason": result.reason,
+            "score": result.score, "games": result.games, "needed": result.needed,
+            "levels": [{"code": x.code, "title": x.title, "level": x.level,
+                        "expected": x.expected, "margin": x.margin, "earned": x.earned}
+                       for x in result.levels]}
 
 
 def _with_explanation(numbers: dict[str, Any], result: RatingResult | None) -> dict[str, Any]:

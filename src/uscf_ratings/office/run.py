@@ -12,7 +12,10 @@ the event was read: the run chooses each player's pre-event rating (`pre_event_r
 the database's state or the file's, a merged id followed, a floor set by hand applied),
 gives Step 1 to the players unrated in both, and rates the lineup with `rate_lineups`:
 the procedure's kernels, compiled where the extra ``[fast]`` is installed
-(`batch.engine.rate_lineups`), else run by Python (`core.pipeline.rate_lineups`).
+(`batch.engine.rate_lineups_and_norms`), else run by Python (office/norms.py). The same
+call gives each entrant's norm toward a title from the post-event Regular ratings just
+computed (core/norms.py), stored on the member's Regular row; a re-rate computes them
+again, as it does the ratings.
 Consecutive sections that share no member are rated in one call (`_SideBySide`): for a
 section of a few dozen players, calling the compiled kernels costs more than their work.
 A match or a foreign FIDE event, which have their own procedures (sections 6 and 7), is
@@ -35,6 +38,7 @@ from sqlalchemy import Connection, select
 from ..core import floors as floor_rules
 from ..core.layout import Lineup, before_rows, lineup
 from ..core.model import CfcRating, Event, FideRating, Player, Rating, Section, System
+from ..core.norms import NORM_RULE_SETS
 from ..core.pipeline import LineupToRate, rate_section
 from ..core.results import Outcome, outcomes_of
 from ..core.rules import rules_for
@@ -44,6 +48,7 @@ from . import schema as t
 from .collector import fewer_collections
 from .db import Driver
 from .defaults import PreRatings
+from .norms import result_norms
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
     FloorsSetByHand,
@@ -69,28 +74,34 @@ from .store import (
 )
 from .submission import SectionEntry, Submission, stored_event, submission
 
+#: the system whose rows hold the norms (core/norms.py: every rule set's so far)
+NORM_SYSTEM = NORM_RULE_SETS[-1].system
 SYSTEMS = tuple(System)  #: iterating the enum itself is slow, and this runs per player
 #: members loaded by one call of `RatingRun._load` before a long re-rate (each query
 #: takes one value per member, and some SQLite builds take 32,766 at most)
 LOAD_AT_ONCE = 10_000
 
 
-def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
-    """The lineups rated by the procedure's kernels (`_kernels`)."""
-    return _kernels()(lineups)
+LineupsRated = tuple[list[tuple[Outcome, ...]], list[dict[int, str]]]
+
+
+def rate_lineups(lineups: Sequence[LineupToRate], earn: Sequence[bool]) -> LineupsRated:
+    """The lineups rated by the procedure's kernels (`_kernels`), and the norm codes
+    each entrant earns by pair number in the lineups whose ``earn`` is true."""
+    return _kernels()(lineups, earn)
 
 
 @cache
-def _kernels() -> Callable[[Sequence[LineupToRate]], list[tuple[Outcome, ...]]]:
+def _kernels() -> Callable[[Sequence[LineupToRate], Sequence[bool]], LineupsRated]:
     """The procedure's kernels, compiled where the extra ``[fast]`` (Numba, NumPy) is
     installed, else run by Python; imported when a run first rates a lineup, not with
     this module: importing Numba takes about half a second, which the commands that
     only read the office (``uscf db player``, the explanations of office/explain.py)
     need not spend (docs/performance.md)."""
     try:
-        from ..batch.engine import rate_lineups as compiled
+        from ..batch.engine import rate_lineups_and_norms as compiled
     except ImportError:  # pragma: no cover - exercised where the extra is not installed
-        from ..core.pipeline import rate_lineups as in_python
+        from .norms import rate_lineups_and_norms as in_python
         return in_python
     return compiled
 
@@ -230,8 +241,8 @@ class RatingRun:
             laid = self._lineup_of(event, entry)
             if laid is None:  # a match or a foreign event: rated alone, after those before
                 rated += self._rate_side_by_side(waiting)
-                found, ids = self._rate_model(self._model(event, entry), pre_ratings, at)
-                rated.append(self._write(event_id, entry, found, ids))
+                found, ids, norms = self._rate_model(self._model(event, entry), pre_ratings, at)
+                rated.append(self._write(event_id, entry, found, ids, norms))
             else:
                 members = [self.merged.get(i, i) for i in laid.ids]  # "": no member id
                 if not waiting.takes(members, laid):  # a member's state is to come
@@ -294,19 +305,22 @@ class RatingRun:
         """The lineups waiting, rated in one call (`rate_lineups`) and written, in order."""
         if not waiting.lineups:
             return []
-        found = rate_lineups(waiting.lineups)
-        done = [self._write(event_id, entry, outcomes, ids) for (event_id, entry, ids), outcomes
-                in zip(waiting.sections, found, strict=True)]
+        found, norms = rate_lineups(waiting.lineups,
+                                    [entry.norm_reason is None for _, entry, _ in waiting.sections])
+        done = [self._write(event_id, entry, outcomes, ids, codes)
+                for (event_id, entry, ids), outcomes, codes
+                in zip(waiting.sections, found, norms, strict=True)]
         waiting.clear()
         return done
 
     def _write(self, event_id: str, entry: SectionEntry, found: Sequence[Outcome],
-               ids: Mapping[int, str]) -> Rated:
-        """A section's outcomes stored, and its members' states kept for the next."""
+               ids: Mapping[int, str], norms: Mapping[int, str]) -> Rated:
+        """A section's outcomes stored with the norms earned (by pair number), and its
+        members' states kept for the next."""
         key = entry.key(event_id)
         stored = (event_id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))
-        rows = outcome_rows(stored, found, ids, self.states)
+        rows = outcome_rows(stored, found, ids, self.states, norms, NORM_SYSTEM)
         write_outcomes(self.driver, stored, rows, self.stored.pop(key, 0))
         if self.histories:  # rare: members with a published history, now rated here
             self.own.update((ids[o.pair], o.system) for o in found
@@ -357,7 +371,7 @@ class RatingRun:
         return laid, ratings, rows, entry.end_date
 
     def _rate_model(self, section: Section, pre_ratings: PreRatings, key: SectionKey
-                    ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+                    ) -> tuple[tuple[Outcome, ...], dict[int, str], dict[int, str]]:
         ids = member_ids(section, self.merged)
         self._load({ids[p.pair]: p.name for p in section.players if p.id})
         if self.histories:
@@ -371,7 +385,7 @@ class RatingRun:
         played = {pair: [c for row in rows[pair] for c in codes[row]] for pair in rows}
         return tuple(o._replace(wins=played[o.pair].count("W"), draws=played[o.pair].count("D"),
                                 losses=played[o.pair].count("L"))
-                     for o in outcomes_of(result)), ids
+                     for o in outcomes_of(result)), ids, result_norms(result)
 
     def _published_before(self, ids: Iterable[str], key: SectionKey) -> None:
         """Until the pool has rated a member in a system, the member's rating before

@@ -80,6 +80,27 @@ published_history = Table(
     Column("source", Text, nullable=False),  #: the file it was imported from
 )
 
+#: Titles a member had earned before the pool's history (a member list, an imported
+#: history: 0009), by their names in US Chess's records (AwardType); core/titles.py
+#: starts from them.
+member_titles = Table(
+    "member_titles", metadata,
+    Column("member_id", String(32), ForeignKey("members.id"), primary_key=True),
+    Column("title", String(32), primary_key=True),  #: "CandidateMaster", "NationalMaster"...
+    Column("earned", Date),  #: None: the date is not given
+    Column("source", Text, nullable=False),  #: the file it was imported from
+)
+
+#: Norms a member had earned before the pool's history, by level (0009): the count at
+#: that level, not counting the higher ones (core/titles.Earned).
+member_norms = Table(
+    "member_norms", metadata,
+    Column("member_id", String(32), ForeignKey("members.id"), primary_key=True),
+    Column("code", String(4), primary_key=True),  #: 'N:4' ... 'N:S'
+    Column("count", Integer, nullable=False),
+    Column("source", Text, nullable=False),
+)
+
 #: Floors set by hand (prize floors, granted match requests), effective from a date.
 floors = Table(
     "floors", metadata,
@@ -144,6 +165,11 @@ ratings = Table(
     Column("state_after", Text),  #: JSON, the input shape of a rating
     #: the event's rated games won, drawn and lost (NULL in rows stored before 0003)
     Column("wins", Integer), Column("draws", Integer), Column("losses", Integer),
+    #: the member's highest norm toward a title in the section, as the crosstable's code
+    #: ('N:C'), on the Regular row alone: one norm a member and section, earned from the
+    #: post-event Regular ratings (core/norms.py); NULL for none, on every other system's
+    #: row, and in rows stored before 0009
+    Column("norm", String(4)),
     # No explanation is stored: office/explain.py rebuilds it by rating the section again.
     Index("ratings_member", "member_id", "system", "end_date"),
     Index("ratings_order", "end_date", "start_date", "event_id", "section"),

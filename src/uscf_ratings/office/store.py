@@ -146,6 +146,7 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
         if values:
             connection.execute(update(t.members).where(t.members.c.id == record.id)
                                .values(**values))
+    changes += _carried_titles(connection, record)
     for system, b in record.ratings.items():
         before = connection.execute(select(t.baselines.c.rating, t.baselines.c.games).where(
             t.baselines.c.member_id == record.id, t.baselines.c.system == system.value)).first()
@@ -163,6 +164,32 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
             connection.execute(insert(t.floors).values(
                 member_id=record.id, system=system.value, floor=b.floor,
                 effective=date(1, 1, 1), reason="imported with the member list"))
+    return changes
+
+
+def _carried_titles(connection: Connection, record: MemberRecord,
+                    source: str = "member list") -> list[str]:
+    """The titles and norm counts a member list gives a member stored (``member_titles``,
+    ``member_norms``): each replaces what was stored of that title or level, and each
+    stored value replaced is one line of the list returned."""
+    changes = []
+    mt, mn = t.member_titles.c, t.member_norms.c
+    for name, day in record.titles.items():
+        where = (mt.member_id == record.id) & (mt.title == name)
+        old = connection.execute(select(mt.earned).where(where)).first()
+        if old is not None and old.earned != day and old.earned is not None:
+            changes.append(f"member {record.id}: title {name} earned {old.earned} -> {day}")
+        connection.execute(delete(t.member_titles).where(where))
+        connection.execute(insert(t.member_titles).values(
+            member_id=record.id, title=name, earned=day, source=source))
+    for code, count in record.norms.items():
+        where = (mn.member_id == record.id) & (mn.code == code)
+        old_count = connection.execute(select(mn.count).where(where)).scalar()
+        if old_count is not None and old_count != count:
+            changes.append(f"member {record.id}: {code} norms {old_count} -> {count}")
+        connection.execute(delete(t.member_norms).where(where))
+        connection.execute(insert(t.member_norms).values(
+            member_id=record.id, code=code, count=count, source=source))
     return changes
 
 
@@ -362,12 +389,20 @@ SYSTEM_CODES = {s: s.value for s in System}
 SectionColumns = tuple[str, int, Any, Any]
 
 
+#: no norm earned in a section (`outcome_rows`)
+NO_NORMS: Mapping[int, str] = {}
+
+
 def outcome_rows(section: SectionColumns, found: Iterable[Outcome], ids: Mapping[int, str],
-                 states: dict[tuple[str, System], Rating]) -> list[tuple[Any, ...]]:
+                 states: dict[tuple[str, System], Rating],
+                 norms: Mapping[int, str] = NO_NORMS, norm_system: System = System.R
+                 ) -> list[tuple[Any, ...]]:
     """The rows of ``ratings`` of a rated section's outcomes, in `ROW_ORDER`: one for each
     outcome of a member (``ids``: each pair number's member; a player without a member
     id is not stored), whose state after the section is kept in ``states`` on the way
     (the rating loop makes a row for every player it rates, so in one pass).
+    ``norms`` gives the norm code earned by pair number, stored on the row of
+    ``norm_system`` (the system norms are earned in: core/norms.py).
     ``section`` has its dates as `db.Driver.date` stores them."""
     event_id, number, end, start = section
     rows = []
@@ -376,8 +411,10 @@ def outcome_rows(section: SectionColumns, found: Iterable[Outcome], ids: Mapping
         member = ids.get(pair)
         if member is None:
             continue
+        norm = norms.get(pair) if norms and system is norm_system else None
         rows.append((pre, pre_games, post, games_after, floor, state_json(state), wins, draws,
-                     losses, event_id, number, member, SYSTEM_CODES[system], end, start))
+                     losses, norm, event_id, number, member, SYSTEM_CODES[system], end,
+                     start))
         states[(member, system)] = state
     return rows
 

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 
 from ..core.layout import FileRatings, Lineup, lineup
 from ..core.model import Event, EventDetails, System
+from ..core.norms import section_reason
 from ..core.pipeline import PROCEDURE_TYPES, section_systems
 from ..core.rules import rules_for
 from ..core.settled import settled
@@ -42,6 +43,10 @@ class SectionEntry:
     #: its players and games as the procedure of section 1 reads them (core/layout.py);
     #: None for a match or a foreign FIDE event, rated from the model (sections 6 and 7)
     lineup: Lineup | None
+    #: why none of its players can earn a norm toward a title, or None when they can
+    #: (`core.norms.section_reason`: kept here, as the lineup does not say whether the
+    #: section was played online)
+    norm_reason: str | None = None
 
     def key(self, event_id: str) -> SectionKey:
         return section_key(event_id, self)
@@ -119,7 +124,8 @@ def submission(event: Event, source: str | None = None) -> Submission:
         laid = _travelling(lineup(s, rules, systems, merge_entrants(s.players))) \
             if s.type in PROCEDURE_TYPES else None
         entries.append(SectionEntry(s.number, s.name, s.start_date, s.end_date, systems,
-                                    rules.effective, laid))
+                                    rules.effective, laid,
+                                    section_reason(s.type, s.online, systems, s.start_date)))
     city, state = place_columns(event.details)
     return Submission(event.id, event.name, event.start_date, event.end_date, tuple(entries),
                       event.rated_games, source, event, city, state)

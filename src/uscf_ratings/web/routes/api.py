@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from ...core.model import Event, System
 from ...core.results import SectionResult
 from ...formats.result_json import event_to_dict
+from ...office import titles
 from ...office.db import DatabaseError
 from ...office.defaults import PreRatings
 from ...office.office import Office, OfficeError
@@ -99,6 +100,15 @@ def rating_list(request: Request, c: Reading, as_of: date, system: System = Syst
              "display": r.entry.display, "games": r.entry.games,
              "as_of": r.entry.as_of.isoformat() if r.entry.as_of else None}
             for r in found.rows]
+
+
+@router.get("/titles", summary="The title supplement as of a date")
+def title_supplement(c: Reading, as_of: date) -> list[dict[str, Any]]:
+    """Every member who holds a title or has a norm toward one on `as_of`: the titles
+    held (AwardType key, name, date, event) and the norms toward each level, with the
+    events that earned them, as `uscf db player --json` gives them (office/titles.py)."""
+    return [{"id": e.id, "name": e.name} | titles.status_to_dict(e.status)
+            for e in titles.title_supplement(c, as_of)]
 
 
 def _exists(the_office: Office, event_id: str) -> bool:

@@ -1,4 +1,5 @@
-"""The office's pages: members, a player's history with charts, events, the rating list.
+"""The office's pages: members, a player's history with charts and titles, events, the
+rating list, the title supplement.
 
 Each needs a database (``uscf serve --db URL``); without one they answer 503 saying so.
 """
@@ -12,7 +13,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ...core.model import System
-from ...office import queries
+from ...core.norms import NORM_CODES
+from ...office import queries, titles
 from .. import crosstable, reads
 from ..chart import NARROW, WIDE, history_svg, points_from_history
 from ..deps import Reading, app_state
@@ -114,6 +116,24 @@ def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
     entries = [r.entry for r in app_state(request).kept.ranked(c, day, system).rows]
     name = f"rating-list-{system.value}-{day.isoformat()}.csv"
     return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/titles", response_class=HTMLResponse, name="title_supplement")
+def title_supplement(request: Request, c: Reading, as_of: date | None = None) -> Response:
+    """Members with their titles and norms in progress on a day (office/titles.py)."""
+    day = as_of or date.today()
+    return _render(request, "titles.html", rows=titles.title_supplement(c, day), as_of=day,
+                   codes=NORM_CODES, supplement_row=titles.supplement_row)
+
+
+@router.get("/titles.csv", name="title_supplement_csv")
+def title_supplement_csv(c: Reading, as_of: date | None = None) -> Response:
+    """The same columns as ``uscf db title-supplement --csv``."""
+    day = as_of or date.today()
+    name = f"title-supplement-{day.isoformat()}.csv"
+    return Response(titles.supplement_csv(titles.title_supplement(c, day)),
+                    media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

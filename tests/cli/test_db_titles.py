@@ -1,0 +1,58 @@
+"""`uscf db player` shows titles and norms, `uscf db event` each player's norm with its
+explanation, and `uscf db title-supplement` lists titles and norms in progress, on the
+hand-worked history of tests/office/test_titles.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from tests.cli.test_db_commands import run
+from tests.office.test_titles import X, history
+
+from uscf_ratings.office.office import Office
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    office = Office(url)
+    office.init()
+    history(office)
+    office.engine.dispose()
+    return url
+
+
+def test_player_shows_titles_and_the_norms_toward_each_level(url: str) -> None:
+    out = run("db", "--db", url, "player", X).output
+    assert "titles:\n  4th Category 2024-04-06: 6 norms at 1200 or above (E5, section 1)" in out
+    assert "  Candidate Master 2024-04-06: 6 norms at 2000 or above, an established rating" in out
+    # the one norm at 2200 (event 4) toward Life Master, with the event that earned it
+    assert "  Life Master (2200): 1 of 5 [E4 s1 N:M]" in out
+    assert "  2024-03-30  E4 s1  R: " in out and out.count(" N:C\n") == 5
+    before = run("db", "--db", url, "player", X, "--as-of", "2024-03-30").output
+    assert "titles on 2024-03-30: none" in before
+    assert ("  Candidate Master (2000): 5 of 5 [E0 s1 N:C, E1 s1 N:C, E2 s1 N:C, E3 s1 N:C, "
+            "E4 s1 N:M]; waiting for an established rating of 2000") in before
+
+
+def test_event_shows_each_norm_and_why_a_player_has_none(url: str) -> None:
+    out = run("db", "--db", url, "event", "E0").output
+    lines = out.splitlines()
+    assert next(line for line in lines if "Member, X" in line).endswith("  N:C")
+    # an opponent played one game: not eligible, and the reason says so
+    assert next(line for line in lines if "Opponent 0-1" in line).endswith(
+        "no norm: 1 rated game; a norm needs at least 4")
+
+
+def test_title_supplement_as_csv_and_as_a_table(url: str) -> None:
+    rows = list(csv.DictReader(io.StringIO(run(
+        "db", "--db", url, "title-supplement", "--as-of", "2024-03-30", "--csv").output)))
+    assert [(r["id"], r["N:C"], r["N:M"]) for r in rows] == [(X, "5", "1")]
+    table = run("db", "--db", url, "title-supplement", "--as-of", "2024-03-30").output
+    assert table.split() == [X, "Member,", "X", "-", "[N:4", "5", "N:3", "5", "N:2", "5",
+                             "N:1", "5", "N:C", "5", "N:M", "1]"]
+    refused = run("db", "--db", url, "title-supplement", "--as-of", "30/03/2024", ok=False)
+    assert refused.exit_code != 0 and "--as-of" in refused.output
