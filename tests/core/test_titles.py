@@ -70,3 +70,13 @@ def test_an_import_carries_titles_and_norms() -> None:
     assert third.event == "E1" and status.progress[1].norms == 5
     assert next(t for t in status.titles if t.key == "FourthCategory").basis == \
         "carried from an import"
+
+
+def test_imported_norms_alone_make_a_title() -> None:
+    # five 4th Category norms carried, with an established rating known (the peak): the
+    # title is held before any event, dated unknown, and said to come from the import
+    status = title_status([], earned=Earned(norms={"N:4": 5}, peak=1350))
+    fourth = next(t for t in status.titles if t.key == "FourthCategory")
+    assert fourth.date is None and fourth.basis.endswith("(carried from an import)")
+    # without an established rating it waits
+    assert title_status([], earned=Earned(norms={"N:4": 5})).titles == ()

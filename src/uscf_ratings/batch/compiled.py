@@ -29,7 +29,8 @@ PROCEDURE_ORDER = ("_sorted_opponents", "_every_player", "most_games", "prepare"
 #: Step 1's blended initialization (the experiments' compiled chain)
 BLENDING_ORDER = ("exact_sum", "age_rating", "source_weight", "blended_average")
 #: the norm test toward the titles (titles.md), written in the kernels' subset
-NORM_ORDER = ("norm_level", "norm_expected_units", "norm_units", "norm_earned", "highest_norm")
+NORM_ORDER = ("norm_level", "norm_expected_units", "norm_units", "norm_earned",
+              "most_meetings", "norm_eligibility", "counted_norm_games", "highest_norm")
 
 
 def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
@@ -85,3 +86,5 @@ prepare = KERNELS["prepare"]
 rate = KERNELS["rate"]
 most_games = KERNELS["most_games"]
 highest_norm = KERNELS["highest_norm"]
+norm_eligibility = KERNELS["norm_eligibility"]
+counted_norm_games = KERNELS["counted_norm_games"]

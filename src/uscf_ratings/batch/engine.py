@@ -24,7 +24,7 @@ from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
 from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
 from ..core.model import Player, Rating, Result, Section, System
-from ..core.norms import NORM_CODES, norm_rules_for
+from ..core.norms import NORM_CODES, NORM_ELIGIBLE, norm_rules_for
 from ..core.pipeline import (
     PROCEDURE_TYPES,
     LineupToRate,
@@ -35,7 +35,7 @@ from ..core.results import Outcome
 from ..core.rules import rules_for
 from ..core.steps import merge_entrants
 from ..core.validate import check_section
-from .compiled import highest_norm, most_games, prepare, rate
+from .compiled import counted_norm_games, highest_norm, most_games, norm_eligibility, prepare, rate
 
 #: the section types the compiled path rates (matches and foreign events have their own
 #: rules: core/match.py, core/foreign.py)
@@ -294,35 +294,18 @@ def lineup_norms(groups: NDArray[np.int64], sizes: NDArray[np.int64], first: NDA
     """For every row of the Regular groups starting at rows ``groups`` (of ``sizes``
     entrants), the index of the highest norm level the entrant earns (0 = 4th Category),
     else -1; -1 for every other row. `core.norms.player_norm`'s test over the laid-out
-    arrays: at least ``norm_min_games`` rated games, no opponent met more than
-    ``norm_max_meetings`` times, the games against an opponent with a post-event rating
-    (``post``, NaN for none) counted, and `core.norms.highest_norm`, the same function
-    compiled (batch/compiled.py). A test holds it to `core.norms.section_norms`."""
+    arrays, through the same functions compiled (batch/compiled.py):
+    `norm_eligibility`, `counted_norm_games` (``post`` is NaN for no rating) and
+    `highest_norm`. A test holds it to `core.norms.section_norms`."""
     levels = np.full(len(post), -1, np.int64)
     for k in range(len(groups)):
         at = groups[k]
         for row in range(at, at + sizes[k]):
             start, end = first[row], last[row]
-            if end - start < c.norm_min_games:
-                continue
-            met = 0
-            for i in range(start, end):
-                times = 0
-                for j in range(start, end):
-                    if opponent[j] == opponent[i]:
-                        times += 1
-                met = max(met, times)
-            if met > c.norm_max_meetings:
+            if norm_eligibility(opponent, start, end, c) != NORM_ELIGIBLE:
                 continue
             ratings = np.empty(end - start)
-            m = 0
-            total = 0.0
-            for i in range(start, end):
-                rating = post[at + opponent[i]]
-                if rating == rating:  # not NaN: the opponent has a post-event rating
-                    ratings[m] = rating
-                    total += score[i]
-                    m += 1
+            m, total = counted_norm_games(opponent, score, start, end, post, at, ratings)
             levels[row] = highest_norm(np.sort(ratings[:m]), m, total, c)
     return levels
 

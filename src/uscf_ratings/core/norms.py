@@ -34,6 +34,7 @@ rounding error of 0.1 + 0.2.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from datetime import date
 
 from .constants import DOCUMENTED, Constants
 from .model import SCORE, Player, SectionType, System
+from .records import Column
 from .results import LevelCheck, NormResult
 from .rules import RuleChange
 from .steps import Entrant, merge_entrants
@@ -197,6 +199,51 @@ def norm_earned(score: float, units: float, c: Constants) -> bool:
     return 2.0 * c.norm_table_below * (score - c.norm_margin) > units
 
 
+#: `norm_eligibility`'s answers
+NORM_ELIGIBLE, NORM_FEW_GAMES, NORM_MET_TOO_OFTEN = 0, 1, 2
+
+
+def most_meetings(opponents: Sequence[int], start: int, end: int) -> int:
+    """The most games against one opponent among ``opponents[start:end]``."""
+    most = 0
+    for i in range(start, end):
+        times = 0
+        for j in range(start, end):
+            if opponents[j] == opponents[i]:
+                times += 1
+        if times > most:
+            most = times
+    return most
+
+
+def norm_eligibility(opponents: Sequence[int], start: int, end: int, c: Constants) -> int:
+    """Whether the games ``opponents[start:end]`` (opponents' indexes) may earn a norm: at
+    least `norm_min_games` rated games and no opponent met more than `norm_max_meetings`
+    times."""
+    if end - start < c.norm_min_games:
+        return NORM_FEW_GAMES
+    if most_meetings(opponents, start, end) > c.norm_max_meetings:
+        return NORM_MET_TOO_OFTEN
+    return NORM_ELIGIBLE
+
+
+def counted_norm_games(opponents: Sequence[int], scores: Sequence[float], start: int,
+                       end: int, posts: Sequence[float], base: int,
+                       ratings: Column[float]) -> tuple[int, float]:
+    """The games of ``start:end`` a norm counts: those against an opponent with a
+    post-event rating (``posts[base + opponent]``, NaN for none). Their ratings go to
+    ``ratings[:m]``; returns m and the score over them."""
+    m = 0
+    total = 0.0
+    for i in range(start, end):
+        rating = posts[base + opponents[i]]
+        if rating == rating:  # not NaN
+            ratings[m] = rating
+            total += scores[i]
+            m += 1
+    return m, total
+
+
 def highest_norm(opponents: Sequence[float], m: int, score: float, c: Constants) -> int:
     """The index of the highest level earned (0 = 4th Category), or -1 for none. The
     expected score grows with the level, so the levels earned are the lowest ones."""
@@ -232,17 +279,20 @@ def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None
     """The norm of one player from the player's rated ``games`` (opponent's index, score)
     and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
     name the opponents in a reason."""
-    meetings = Counter(opponent for opponent, _ in games)
-    if len(games) < c.norm_min_games:
+    against = [opponent for opponent, _ in games]
+    status = norm_eligibility(against, 0, len(games), c)
+    if status == NORM_FEW_GAMES:
         return not_eligible(f"{len(games)} rated game{'s' if len(games) != 1 else ''}; a norm "
                             f"needs at least {c.norm_min_games:g}")
-    most, times = meetings.most_common(1)[0]
-    if times > c.norm_max_meetings:
+    if status == NORM_MET_TOO_OFTEN:
+        most, times = Counter(against).most_common(1)[0]
         return not_eligible(f"met {labels[most]} {times} times; a norm allows at most "
                             f"{c.norm_max_meetings:g} games with one opponent")
-    counted = [(posts[o], s) for o, s in games if posts[o] is not None]
-    opponents = sorted(float(r) for r, _ in counted if r is not None)
-    score = sum(s for _, s in counted)
+    ratings = [0.0] * len(games)
+    m, score = counted_norm_games(against, [s for _, s in games], 0, len(games),
+                                  [math.nan if r is None else float(r) for r in posts], 0,
+                                  ratings)
+    opponents = sorted(ratings[:m])
     m = len(opponents)
     unit = 2.0 * c.norm_table_below
     checks = []

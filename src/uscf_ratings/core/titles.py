@@ -130,6 +130,26 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
     peak = earned.peak
     established = peak is not None
     waiting: list[str | None] = [None] * LEVEL_COUNT
+
+    def award_norms_titles(event: TitleEvent | None) -> None:
+        """The norms-based titles whose conditions all hold after ``event`` (None: on what
+        the import carried, before the first event)."""
+        for index, level in enumerate(NORM_LEVELS):
+            count = sum(len(norms[i]) for i in range(index, LEVEL_COUNT))
+            if level.api in held or count < c.title_norms:
+                continue
+            waiting[index] = _missing(index, established, peak, c)
+            if waiting[index] is not None:
+                continue
+            basis = (f"{count} norms at {norm_level(index, c):.0f} or above"
+                     + (f", an established rating of {peak:.0f}"
+                        if level.needs_rating and peak is not None else ""))
+            held[level.api] = (
+                _at((level.api, level.title), "NormsTitle", event, basis) if event is not None
+                else Title(level.api, level.title, "NormsTitle", None, None, None,
+                           basis + " (carried from an import)"))
+
+    award_norms_titles(None)
     for event in events:
         if as_of is not None and event.date > as_of:
             break
@@ -148,16 +168,7 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
                 ORIGINAL_LIFE_MASTER, "RatingsTitle", event,
                 f"an established Regular rating above {c.olm_floor:.0f} kept over "
                 f"{c.olm_games:.0f} rated games")
-        for index, level in enumerate(NORM_LEVELS):
-            count = sum(len(norms[i]) for i in range(index, LEVEL_COUNT))
-            if level.api in held or count < c.title_norms:
-                continue
-            waiting[index] = _missing(index, established, peak, c)
-            if waiting[index] is None:
-                held[level.api] = _at((level.api, level.title), "NormsTitle", event,
-                                      f"{count} norms at {norm_level(index, c):.0f} or above"
-                                      + (f", an established rating of {peak:.0f}"
-                                         if level.needs_rating and peak is not None else ""))
+        award_norms_titles(event)
     progress = []
     for index, level in enumerate(NORM_LEVELS):
         counted = tuple(n for i in range(index, LEVEL_COUNT) for n in norms[i])
