@@ -56,3 +56,19 @@ def test_title_supplement_as_csv_and_as_a_table(url: str) -> None:
                              "N:1", "5", "N:C", "5", "N:M", "1]"]
     refused = run("db", "--db", url, "title-supplement", "--as-of", "30/03/2024", ok=False)
     assert refused.exit_code != 0 and "--as-of" in refused.output
+
+
+def test_import_history_takes_us_chess_records_of_titles_and_norms(tmp_path: Path) -> None:
+    # docs/examples/made-up-titles.json: member 90000011, Active norms N:3 and N:2, the award
+    # FourthCategory of 2024-11-02. Carried: the title with its date, one norm at each level.
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    Office(url).init()
+    records = Path(__file__).resolve().parents[2] / "docs" / "examples" / "made-up-titles.json"
+    out = run("db", "--db", url, "import-history", str(records)).output
+    assert out == "imported the titles and norms of 1 member(s)\n"
+    shown = run("db", "--db", url, "player", "90000011").output
+    assert "4th Category 2024-11-02" in shown
+    # the two norms count at 1400 (one at 1400, one at 1600 counting below)
+    assert "3rd Category (1400): 2 of 5" in shown
+    # again: nothing replaced, nothing said
+    assert run("db", "--db", url, "import-history", str(records)).output == out

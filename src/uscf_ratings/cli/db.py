@@ -259,20 +259,41 @@ def import_history(ctx: click.Context, files: tuple[Path, ...], member: str | No
     member in a system, the member's rating before each section is the one published
     before it; what the records do not give (an established N, the peak before the
     history) is assumed, and said. A member's history replaces the one imported
-    before, and the pool's sections are re-rated from the member's first."""
+    before, and the pool's sections are re-rated from the member's first.
+
+    A FILE of `uscf fetch --member ID --titles` (US Chess's records of the member's
+    norms and awards) gives the titles and norm counts earned before the pool's
+    history: the awards that are titles, and the Active norms counted by level."""
     from ..formats.member_history import read_history
+    from ..formats.member_titles import read_member_titles, sniff
 
     if member is not None and len(files) > 1:
         raise click.UsageError("--member names the member of one file: give one FILE")
     try:
-        histories = [read_history(file, member) for file in files]
-        done = _office(ctx).import_history(histories, ", ".join(map(str, files)))
+        titles = [file for file in files if sniff(_head(file))]
+        histories = [read_history(file, member) for file in files if file not in titles]
+        records = [read_member_titles(file, member) for file in titles]
+        office = _office(ctx)
+        if records:
+            carried = office.import_titles(records, ", ".join(map(str, titles)))
+            for change in carried.changes:
+                click.echo(f"changed {change}")
+            click.echo(f"imported the titles and norms of {carried.members} member(s)")
+        if not histories:
+            return
+        done = office.import_history(histories, ", ".join(map(str, files)))
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
     for note in done.notes:
         click.echo(f"note: {note}", err=True)
     click.echo(f"imported {done.sections} published rating(s) of {done.members} "
                f"member(s){_rerated(done.rerated)}")
+
+
+def _head(path: Path) -> bytes:
+    """A file's first 64 KiB: enough to tell what it holds, without reading it all."""
+    with path.open("rb") as handle:
+        return handle.read(65536)
 
 
 def _rerated(sections: int) -> str:

@@ -32,6 +32,14 @@ from . import schema as t
 
 
 @dataclass(frozen=True)
+class TitlesImported:
+    """What `Office.import_titles` did: members read, and each stored value replaced."""
+
+    members: int
+    changes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class HistoryImported:
     """What `Office.import_history` did, and what it assumed, in words."""
 

@@ -12,6 +12,7 @@ them is rated again once (`EventTransaction`).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, replace
@@ -22,9 +23,11 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..core.model import Event, Section, System
 from ..core.results import SectionResult
+from ..core.titles import TITLE_NAMES
 from ..core.validate import check_section
 from ..formats.member_history import MemberHistory
 from ..formats.member_records import MemberRecord
+from ..formats.member_titles import MemberTitles
 from . import schema as t
 from .admission import (
     check_birth_date,
@@ -38,7 +41,7 @@ from .db import Driver, WriterWait, check_schema, make_engine, upgrade, writing
 from .defaults import COMMIT_EVERY, PreRatings
 from .errors import AdmissionError, DatabaseError, DuplicateEvent, OfficeError
 from .explain import explain_event
-from .history import HistoryImported, import_notes, replace_history
+from .history import HistoryImported, TitlesImported, import_notes, replace_history
 from .options import RateOptions
 from .run import (
     RatingRun,
@@ -52,6 +55,7 @@ from .store import (
     SectionKey,
     aliases,
     audit,
+    carried_titles,
     event_source,
     insert_rows,
     now,
@@ -146,6 +150,27 @@ class Office:
             audit(c, "import_members", {"count": len(records), "changed": len(changes)})
             first = _first_key_of_members(c, [r.id for r in records])
             return MembersImported(_rerated(c, first), tuple(changes))
+
+    def import_titles(self, records: Sequence[MemberTitles], source: str) -> TitlesImported:
+        """Store what US Chess's records say each member earned (`uscf fetch --member ID
+        --titles`, formats/member_titles.py) as titles and norm counts carried into the
+        pool (core/titles.Earned): the awards that are titles, with their dates, and the
+        norms whose status is Active, counted by level. One transaction; each stored value
+        replaced is said."""
+        changes: list[str] = []
+        with writing(self.engine) as c:
+            check_schema(c)
+            merged = aliases(c)
+            for record in records:
+                member = merged.get(record.member, record.member)
+                if c.execute(select(t.members.c.id).where(t.members.c.id == member)
+                             ).first() is None:
+                    c.execute(insert(t.members).values(id=member, name=""))
+                titles = {a.type: a.date for a in record.awards if a.type in TITLE_NAMES}
+                norms = Counter(n.code for n in record.norms if n.counted)
+                changes += carried_titles(c, member, titles, dict(norms), source)
+            audit(c, "import_titles", {"members": len(records), "source": source})
+        return TitlesImported(len(records), tuple(changes))
 
     def import_history(self, histories: Sequence[MemberHistory], source: str = "history"
                        ) -> HistoryImported:

@@ -146,7 +146,7 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
         if values:
             connection.execute(update(t.members).where(t.members.c.id == record.id)
                                .values(**values))
-    changes += _carried_titles(connection, record)
+    changes += carried_titles(connection, record.id, record.titles, record.norms)
     for system, b in record.ratings.items():
         before = connection.execute(select(t.baselines.c.rating, t.baselines.c.games).where(
             t.baselines.c.member_id == record.id, t.baselines.c.system == system.value)).first()
@@ -167,29 +167,29 @@ def upsert_member(connection: Connection, record: MemberRecord) -> list[str]:
     return changes
 
 
-def _carried_titles(connection: Connection, record: MemberRecord,
-                    source: str = "member list") -> list[str]:
-    """The titles and norm counts a member list gives a member stored (``member_titles``,
-    ``member_norms``): each replaces what was stored of that title or level, and each
-    stored value replaced is one line of the list returned."""
+def carried_titles(connection: Connection, member: str, titles: Mapping[str, date | None],
+                   norms: Mapping[str, int], source: str = "member list") -> list[str]:
+    """The titles and norm counts a member list or US Chess's records give a member
+    stored (``member_titles``, ``member_norms``): each replaces what was stored of that
+    title or level, and each stored value replaced is one line of the list returned."""
     changes = []
     mt, mn = t.member_titles.c, t.member_norms.c
-    for name, day in record.titles.items():
-        where = (mt.member_id == record.id) & (mt.title == name)
+    for name, day in titles.items():
+        where = (mt.member_id == member) & (mt.title == name)
         old = connection.execute(select(mt.earned).where(where)).first()
         if old is not None and old.earned != day and old.earned is not None:
-            changes.append(f"member {record.id}: title {name} earned {old.earned} -> {day}")
+            changes.append(f"member {member}: title {name} earned {old.earned} -> {day}")
         connection.execute(delete(t.member_titles).where(where))
         connection.execute(insert(t.member_titles).values(
-            member_id=record.id, title=name, earned=day, source=source))
-    for code, count in record.norms.items():
-        where = (mn.member_id == record.id) & (mn.code == code)
+            member_id=member, title=name, earned=day, source=source))
+    for code, count in norms.items():
+        where = (mn.member_id == member) & (mn.code == code)
         old_count = connection.execute(select(mn.count).where(where)).scalar()
         if old_count is not None and old_count != count:
-            changes.append(f"member {record.id}: {code} norms {old_count} -> {count}")
+            changes.append(f"member {member}: {code} norms {old_count} -> {count}")
         connection.execute(delete(t.member_norms).where(where))
         connection.execute(insert(t.member_norms).values(
-            member_id=record.id, code=code, count=count, source=source))
+            member_id=member, code=code, count=count, source=source))
     return changes
 
 
