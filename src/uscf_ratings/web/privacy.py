@@ -222,8 +222,23 @@ def public_section(section: dict[str, Any]) -> dict[str, Any]:
     private = private_systems(players)
     out = dict(section)
     out["players"] = [p | {"ratings": public_ratings(p.get("ratings") or {}, private)}
-                      for p in players]
+                      | public_norm(p) for p in players]
     return out
+
+
+def public_norm(player: dict[str, Any]) -> dict[str, Any]:
+    """A player's ``norm_explanation`` with E and S - E to two decimals, as the steps'
+    E: E sums the table's linear terms of the opponents' unrounded post-event ratings,
+    which to every decimal would give such a rating back; to two decimals a term moves
+    by 0.01 for 4 points of a rating at least, coarser than the whole points shown.
+    The code itself is what US Chess publishes. {} when the player has none."""
+    norm = player.get("norm_explanation")
+    if not norm:
+        return {}
+    levels = [level | {"expected": two_decimals(level["expected"]),
+                       "margin": two_decimals(level["margin"])}
+              for level in norm.get("levels") or []]
+    return {"norm_explanation": norm | {"levels": levels}}
 
 
 def public_player(found: dict[str, Any]) -> dict[str, Any]:
