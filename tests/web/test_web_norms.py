@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -16,8 +17,11 @@ from tests.formats.test_outputs_norms import EXPECTED, norm_section
 from tests.web.test_web_pages import estimate_form, text_of
 
 from uscf_ratings.core.model import System
+from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.formats.event_json import event_to_json
+from uscf_ratings.formats.result_json import section_to_dict
 from uscf_ratings.web import crosstable
+from uscf_ratings.web.app import create_app
 from uscf_ratings.web.estimator import EstimateInput, Game, estimate
 from uscf_ratings.web.privacy import public_section
 
@@ -116,6 +120,34 @@ def test_an_office_section_shows_the_norm_it_stores() -> None:
     table = crosstable.from_office(section)
     assert (table.rows[0].norm, table.rows[0].explained) == ("N:3", True)
     assert (table.rows[1].norm, table.rows[1].explained) == (None, False)
+
+
+def test_a_section_with_a_start_from_a_birth_date_withholds_e(bare_client: Any) -> None:
+    """Pair 5 of the round robin is a junior, unrated, with a birth date: E counts his
+    post-event rating, which moves with his age-based start, so the public view withholds
+    E and S - E for every player (as it withholds the steps' numbers), and keeps the
+    codes, which US Chess publishes."""
+    event, _ = norm_section()
+    section = event.sections[0]
+    junior = replace(section.players[4], ratings={}, birth_date=date(2014, 3, 1))
+    section = replace(section, players=(*section.players[:4], junior))
+    shown = public_section(section_to_dict(rate_section(section)))["players"]
+    assert [p["norm"] for p in shown] == [p.norm.code if p.norm else None
+                                          for p in rate_section(section).players]
+    assert shown[0]["norm"] == "N:2"  # 4 wins: at 1800 each E = 1 still (posts <= 1600)
+    for player in shown:
+        norm = player["norm_explanation"]
+        assert norm["withheld"].startswith("E and S - E are not shown")
+        assert all(level["expected"] is None and level["margin"] is None
+                   for level in norm["levels"])
+        assert [level["earned"] for level in norm["levels"]] != []
+    # and the panel says so where the numbers would be
+    env = create_app().state.uscf.templates.env
+    panel = env.from_string('{% from "_norm.html" import norm_explain %}{{ norm_explain(n) }}'
+                            ).render(n=shown[0]["norm_explanation"])
+    assert "N:2 2nd Category 1600 withheld withheld > 1 yes" in text_of(panel)
+    assert "N:1 1st Category 1800 withheld withheld > 1 no" in text_of(panel)
+    assert "E and S - E are not shown: they count an opponent's post-event rating" in text_of(panel)
 
 
 def test_the_public_view_gives_e_and_the_margin_to_two_decimals() -> None:
