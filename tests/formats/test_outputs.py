@@ -68,11 +68,12 @@ def test_text_in_the_msa_layout() -> None:
         "2025-09-06 .. 2025-09-06",
         "",
         f"Section 1: Open  (rated R; time control G/90;d30; {rules})",
-        f"Pair {'Player':<{len(EVIL)}} ID       Total Rd 1",
-        "-" * len(f"Pair {'Player':<{len(EVIL)}} ID       Total Rd 1"),
-        f"   1 {'Ann Able':<{len(EVIL)}} 10000001   1.0 W   2",
+        f"Pair {'Player':<{len(EVIL)}} ID       Total     Rd 1",
+        "-" * len(f"Pair {'Player':<{len(EVIL)}} ID       Total     Rd 1"),
+        # one game each: no norm (it needs 4 rated games), the code's place left blank
+        f"   1 {'Ann Able':<{len(EVIL)}} 10000001   1.0     W   2",
         f"     R: 1500 -> {round(ann)}",
-        f"   2 {EVIL} 10000002   0.0 L   1",
+        f"   2 {EVIL} 10000002   0.0     L   1",
         f"     R: 1600 -> {round(bo)}",
     ]
 
@@ -82,11 +83,11 @@ def test_csv_one_row_per_player_and_system() -> None:
     ann, bo = by_hand()
     lines = outputs.render_csv(event, results).splitlines()
     assert lines[0] == ("section,pair,id,name,system,pre,post,post_2dp,games_after,formula,"
-                        "round1")
+                        "total,norm,round1")
     post = results[0].player(1).ratings[System.R].post
-    assert lines[1] == f"1,1,10000001,Ann Able,R,1500.0,{post!r},{ann:.2f},31,standard,W2"
+    assert lines[1] == f"1,1,10000001,Ann Able,R,1500.0,{post!r},{ann:.2f},31,standard,1.0,,W2"
     assert lines[2].startswith("1,2,10000002,<script>alert('x')</script> & Co,R,1600.0,")
-    assert lines[2].endswith(f",{bo:.2f},31,standard,L1")
+    assert lines[2].endswith(f",{bo:.2f},31,standard,0.0,,L1")
     assert len(lines) == 3
 
 
@@ -99,7 +100,7 @@ def test_csv_lists_a_player_without_any_rating_once() -> None:
                       time_control="G/90;d30")
     event = Event(event.id, DAY, DAY, (section,), event.name)
     lines = outputs.render_csv(event, [rate_section(section)]).splitlines()
-    assert lines[3] == "1,3,,Newcomer,,,,,,,B"
+    assert lines[3] == "1,3,,Newcomer,,,,,,,1.0,,B"
 
 
 def test_json_is_the_result_json() -> None:

@@ -1,10 +1,12 @@
-"""A readable crosstable: pair, name and id, pre -> post per system, and the round cells."""
+"""A readable crosstable: pair, name and id, the total with the norm earned beside it
+(``2.5 N:4``, as MSA prints it; core/norms.py), pre -> post per system, and the round cells."""
 
 from __future__ import annotations
 
 from ..core.formulas import published_form as _rating
 from ..core.model import Section
-from ..core.results import RatingResult, SectionResult
+from ..core.results import PlayerResult, RatingResult, SectionResult
+from .outputs import norm_code, total
 
 
 def _change(r: RatingResult) -> str:
@@ -28,5 +30,11 @@ def render_section(section: Section, result: SectionResult) -> str:
                           for c in cells[pair])
         ratings = "  ".join(_change(r) for r in player.ratings.values())
         name = f"{player.name} ({player.id})" if player.id else player.name
-        lines.append(f"{player.pair:>3} {name:<34} {ratings:<44} {rounds}")
+        lines.append(f"{player.pair:>3} {name:<34} {_total(section, player):>4.1f} "
+                     f"{norm_code(player):<3} {ratings:<44} {rounds}".rstrip())
     return "\n".join(lines)
+
+
+def _total(section: Section, player: PlayerResult) -> float:
+    """The points of every row of the player (a member entered twice is one line)."""
+    return sum(total(p) for p in section.players if p.pair in (player.pairs or (player.pair,)))

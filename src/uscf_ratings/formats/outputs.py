@@ -6,18 +6,20 @@ returns the document as a string.
 
 * `render_text`: the layout of the US Chess MSA crosstables ("Reading a US Chess
   Rating Report", shared/spec/file-formats.md, "Display"): pair number, name and id on
-  one line with the total and the round cells (``W  12``, ``D   4``, ``H``), then one
+  one line with the total, the norm earned beside it as MSA prints it (``4.5 N:2``,
+  core/norms.py) and the round cells (``W  12``, ``D   4``, ``H``), then one
   ``R: 1294 -> 1451`` line per rating system. Ratings are shown rounded, provisional ones
   as ``1456P12``, unrated as ``Unr.``. Rows are in pair-number order (MSA sorts by score;
   the pair order keeps the rows findable by the round cells).
 * `render_csv`: one row per player and system: ``section,pair,id,name,system,pre,
-  post,post_2dp,games_after,formula,round1,...``; pre and post unrounded (as computed),
-  ``post_2dp`` rounded half up to two places. A player with no rating in any system
-  (unrated, no rated game) has one row with the system blank. The ``section`` column
-  comes first so that several sections fit in one file.
+  post,post_2dp,games_after,formula,total,norm,round1,...``; pre and post unrounded (as
+  computed), ``post_2dp`` rounded half up to two places, ``norm`` the code beside the
+  total (``N:2``) or blank. A player with no rating in any system (unrated, no rated
+  game) has one row with the system blank. The ``section`` column comes first so that
+  several sections fit in one file.
 * `render_json`: `uscf_ratings.formats.result_json.event_to_dict`.
 * `render_html`: one page, inline CSS, no scripts or external assets; every text
-  from the event is escaped.
+  from the event is escaped. The norm earned stands under the total, naming its title.
 """
 
 from __future__ import annotations
@@ -82,6 +84,20 @@ def total(player: Player) -> float:
     return sum(POINTS.get(r.code, 0.0) for r in player.results)
 
 
+def norm_code(entrant: PlayerResult | None) -> str:
+    """The code MSA prints beside the total (``N:2``), or "" for no norm (titles.md)."""
+    return "" if entrant is None or entrant.norm is None else entrant.norm.code or ""
+
+
+def total_cell(player: Player, entrant: PlayerResult | None) -> str:
+    """The total and the norm as MSA shows them: ``4.5 N:2``, or ``4.5`` alone.
+
+    >>> total_cell(Player(1, "", "", results=(Result(1, "W", 2), Result(2, "H"))), None)
+    '1.5'
+    """
+    return f"{total(player):.1f} {norm_code(entrant)}".rstrip()
+
+
 def _cell(result: Result | None, width: int = 4) -> str:
     """``W  12``: the code and the opponent's pair number right-aligned."""
     if result is None:
@@ -132,15 +148,16 @@ def _text_section(section: Section, result: SectionResult) -> list[str]:
     rounds = _rounds(section)
     name_width = max([len(p.name) for p in section.players] + [20])
     id_width = max([len(p.id) for p in section.players] + [8])
-    head = f"Pair {'Player':<{name_width}} {'ID':<{id_width}} Total"
+    # the total column holds "4.5 N:2": the total right-aligned in 5, the code in 3
+    head = f"Pair {'Player':<{name_width}} {'ID':<{id_width}} {'Total':<9}"
     head += "".join(f" {'Rd ' + str(n):<5}" for n in rounds)
     head = head.rstrip()
     lines = [f"{_title(section)}  ({_describe(section, result)})", head, "-" * len(head)]
     for player in section.players:
+        entrant = _entrant(result, player.pair)
         cells = "".join(f" {_cell(c):<5}" for c in _by_round(player, rounds))
         lines.append(f"{player.pair:>4} {player.name:<{name_width}} {player.id:<{id_width}} "
-                     f"{total(player):>5.1f}{cells}".rstrip())
-        entrant = _entrant(result, player.pair)
+                     f"{total(player):>5.1f} {norm_code(entrant):<3}{cells}".rstrip())
         if entrant is None:
             continue
         for r in entrant.ratings.values():
@@ -162,12 +179,13 @@ def render_csv(event: Event, results: Sequence[SectionResult]) -> str:
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\n")
     out.writerow(["section", "pair", "id", "name", "system", "pre", "post", "post_2dp",
-                  "games_after", "formula"] + [f"round{n}" for n in rounds])
+                  "games_after", "formula", "total", "norm"] + [f"round{n}" for n in rounds])
     for section, result in pairs:
         for player in section.players:
-            cells = [_cell(c, 0) for c in _by_round(player, rounds)]
-            head = [section.number, player.pair, player.id, player.name]
             entrant = _entrant(result, player.pair)
+            cells = [f"{total(player):.1f}", norm_code(entrant)]
+            cells += [_cell(c, 0) for c in _by_round(player, rounds)]
+            head = [section.number, player.pair, player.id, player.name]
             ratings = list(entrant.ratings.values()) if entrant else []
             for r in ratings:
                 out.writerow(safe_row(head + _csv_rating(r) + cells))
@@ -206,6 +224,7 @@ th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; vertical-align: top; }
 th { background: #eee; }
 td.num, td.cell { text-align: right; font-family: ui-monospace, monospace; }
 td.ratings { white-space: nowrap; font-family: ui-monospace, monospace; }
+td.num abbr.norm { display: block; text-decoration: none; font-weight: bold; }
 tbody tr:nth-child(even) { background: #f7f7f7; }
 """.strip()
 
@@ -246,6 +265,15 @@ def _html_section(section: Section, result: SectionResult) -> list[str]:
                         for c in _by_round(player, rounds))
         rows.append(f'<tr><td class="num">{player.pair}</td><td>{esc(player.name)}</td>'
                     f"<td>{esc(player.id)}</td><td class=\"ratings\">{ratings}</td>"
-                    f'<td class="num">{total(player):.1f}</td>{cells}</tr>')
+                    f'<td class="num">{total(player):.1f}{_html_norm(entrant)}</td>{cells}</tr>')
     rows += ["</tbody>", "</table>", "</section>"]
     return rows
+
+
+def _html_norm(entrant: PlayerResult | None) -> str:
+    """The norm under the total, its title said on hover and to a screen reader."""
+    code = norm_code(entrant)
+    if not code or entrant is None or entrant.norm is None:
+        return ""
+    title = html.escape(f"a norm toward {entrant.norm.title}", quote=True)
+    return f'<abbr class="norm" title="{title}">{html.escape(code)}</abbr>'

@@ -14,7 +14,7 @@ from ..core.floors import Floors
 from ..core.formulas import round_half_up
 from ..core.initial import Initial, uses_birth_date
 from ..core.model import Event, Rating
-from ..core.results import RatingResult, SectionResult, StepResult
+from ..core.results import NormResult, PlayerResult, RatingResult, SectionResult, StepResult
 from .event_details import details_to_json
 from .json_stream import Lazy, write_json
 
@@ -77,16 +77,7 @@ def event_to_dict(event: Event, results: list[SectionResult], *,
 
 def section_to_dict(result: SectionResult, *, lazy: bool = False) -> dict[str, Any]:
     """A section's results; ``lazy``: its players a `Lazy` list, each made as written."""
-    players = (
-        {
-            "pair": p.pair,
-            "pairs": list(p.pairs),
-            "id": p.id,
-            "name": p.name,
-            "ratings": {s.value: rating_to_dict(r) for s, r in p.ratings.items()},
-        }
-        for p in result.players
-    )
+    players = (player_to_dict(p) for p in result.players)
     return {
         "number": result.number,
         "name": result.name,
@@ -98,6 +89,46 @@ def section_to_dict(result: SectionResult, *, lazy: bool = False) -> dict[str, A
         "bonus_threshold": result.rules.bonus_threshold,
         "initialization": result.rules.initialization,
         "players": Lazy(players) if lazy else list(players),
+    }
+
+
+def player_to_dict(p: PlayerResult) -> dict[str, Any]:
+    """One player: ``norm`` is the crosstable's code (``"N:2"``) or None, and
+    ``norm_explanation`` the test behind it (`norm_to_dict`)."""
+    return {
+        "pair": p.pair,
+        "pairs": list(p.pairs),
+        "id": p.id,
+        "name": p.name,
+        "ratings": {s.value: rating_to_dict(r) for s, r in p.ratings.items()},
+        "norm": None if p.norm is None else p.norm.code,
+        "norm_explanation": norm_to_dict(p.norm),
+    }
+
+
+def norm_to_dict(n: NormResult | None) -> dict[str, Any] | None:
+    """A player's norm and why (core/norms.py): ``code`` (None: no norm), ``title`` the
+    title it counts toward, ``eligible`` and ``reason`` (why no norm could be earned, or
+    the games the test counted), ``score`` S and ``games`` over those games, ``needed``
+    the margin S - E must exceed, and ``levels``: at each level from 4th Category up,
+    ``expected`` E, ``margin`` S - E and whether it was ``earned``; ``closest`` is the
+    code of the lowest level not earned (None when every level was). None when the
+    section was rated without norms."""
+    if n is None:
+        return None
+    closest = n.closest()
+    return {
+        "code": n.code,
+        "title": n.title,
+        "eligible": n.eligible,
+        "reason": n.reason,
+        "score": n.score,
+        "games": n.games,
+        "needed": n.needed,
+        "closest": None if closest is None else closest.code,
+        "levels": [{"code": c.code, "title": c.title, "level": c.level,
+                    "expected": c.expected, "margin": c.margin, "earned": c.earned}
+                   for c in n.levels],
     }
 
 

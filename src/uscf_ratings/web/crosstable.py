@@ -1,9 +1,11 @@
-"""A section as the MSA crosstable shows it: pair, name and id, total, one cell per round,
-and pre -> post per rating system.
+"""A section as the MSA crosstable shows it: pair, name and id, total with the norm earned
+under it (``N:2``), one cell per round, and pre -> post per rating system.
 
 Both the office's events (`uscf_ratings.office.queries.event`) and sections rated
 on the fly feed it the same shape: players with ``pair``, ``id``, ``name``, ``results``
-(report cells such as ``"W5"``) and ``ratings`` (system -> ``rating_to_dict``).
+(report cells such as ``"W5"``), ``ratings`` (system -> ``rating_to_dict``) and, where
+norms were computed, ``norm`` (the code or None) and ``norm_explanation``
+(``result_json.norm_to_dict``), as ``uscf rate --json`` gives them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from ..core.model import Event, Player
 from ..core.results import SectionResult
 from ..formats.outputs import POINTS
-from ..formats.result_json import rating_to_dict
+from ..formats.result_json import norm_to_dict, rating_to_dict
 from ..office.queries import display
 
 FLOOR_MARK = {"absolute": "floor", "peak": "floor", "office": "floor", "olm": "OLM floor"}
@@ -43,6 +45,14 @@ class Row:
     total: float
     cells: tuple[Cell, ...]
     changes: tuple[Change, ...]
+    norm: str | None = None  #: the code beside the total (N:4 ... N:S), if one was earned
+    #: the test behind it (`result_json.norm_to_dict`); None where norms were not computed
+    norm_explanation: dict[str, Any] | None = None
+
+    @property
+    def explained(self) -> bool:
+        """Whether the row has a "Why these ratings" panel: a rating or a norm to explain."""
+        return bool(self.changes) or self.norm_explanation is not None
 
 
 @dataclass(frozen=True)
@@ -77,7 +87,8 @@ def row(player: dict[str, Any], systems: tuple[str, ...]) -> Row:
     ratings = player.get("ratings") or {}
     return Row(player["pair"], player.get("id") or "", player.get("name") or "",
                sum(POINTS.get(c.code, 0.0) for c in cells), cells,
-               tuple(change(s, ratings[s]) for s in systems if s in ratings))
+               tuple(change(s, ratings[s]) for s in systems if s in ratings),
+               player.get("norm"), player.get("norm_explanation"))
 
 
 #: a section's type in words (core.model.SectionType)
@@ -114,10 +125,14 @@ def from_result(event: Event, results: list[SectionResult]) -> list[Crosstable]:
     tables = []
     for section, result in zip(event.sections, results, strict=True):
         systems = tuple(s.value for s in result.systems)
-        players = [{"pair": p.pair, "id": p.id, "name": p.name, "results": _cells(p),
-                    "ratings": {s.value: rating_to_dict(r)
-                                for s, r in result.player(p.pair).ratings.items()}}
-                   for p in section.players]
+        players = []
+        for p in section.players:
+            rated = result.player(p.pair)
+            players.append({"pair": p.pair, "id": p.id, "name": p.name, "results": _cells(p),
+                            "ratings": {s.value: rating_to_dict(r)
+                                        for s, r in rated.ratings.items()},
+                            "norm": rated.norm.code if rated.norm else None,
+                            "norm_explanation": norm_to_dict(rated.norm)})
         facts = (f"{result.rules.name}, B = {result.rules.bonus_threshold:g}, {result.k.value} K, "
                  f"{result.rules.initialization} initialization")
         tables.append(Crosstable(result.number, result.name, systems,

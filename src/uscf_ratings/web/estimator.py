@@ -59,7 +59,7 @@ from ..core.model import CfcRating, FideRating, Player, Rating, Result, Section,
 from ..core.performance import PerformanceRange, special_performance
 from ..core.pipeline import rate_section
 from ..core.results import RatingResult, SectionResult
-from ..formats.result_json import rating_to_dict
+from ..formats.result_json import norm_to_dict, rating_to_dict
 from .problems import RATING_FAILURES, from_rating_error
 
 DEFAULT_OPPONENT_GAMES = 30  #: "established" (more than 25 games) with some margin
@@ -161,6 +161,14 @@ class Estimate:
 
     def of(self, system: System) -> RatingResult:
         return self.result.player(1).ratings[system]
+
+    @property
+    def norm(self) -> dict[str, Any] | None:
+        """The player's norm toward a title (`result_json.norm_to_dict`): computed by the
+        core for this section, so earned only where it is Regular over the board; else
+        its ``reason`` says why there is none. The opponents' post-event ratings it uses
+        are their ratings after their one game, against the player."""
+        return norm_to_dict(self.result.player(1).norm)
 
     @property
     def explanation(self) -> dict[str, Any]:

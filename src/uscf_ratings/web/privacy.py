@@ -222,8 +222,32 @@ def public_section(section: dict[str, Any]) -> dict[str, Any]:
     private = private_systems(players)
     out = dict(section)
     out["players"] = [p | {"ratings": public_ratings(p.get("ratings") or {}, private)}
-                      for p in players]
+                      | public_norm(p, NORM_SYSTEM in private) for p in players]
     return out
+
+
+#: the system whose post-event ratings a norm counts (core/norms.py)
+NORM_SYSTEM = "R"
+NORM_WITHHELD = ("E and S - E are not shown: they count an opponent's post-event rating "
+                 "that started from a member's age")
+
+
+def public_norm(player: dict[str, Any], private: bool) -> dict[str, Any]:
+    """A player's ``norm_explanation`` made public; {} when the player has none. The code,
+    the levels earned, S and the games stay: US Chess publishes the code beside the
+    total. E sums the table's terms of the opponents' unrounded post-event ratings, and
+    moves with a junior's start as the steps do: where a player's Regular start used the
+    birth date (``private``), E and S - E are withheld for every player, as the steps'
+    numbers are, with a note; elsewhere they are shown to two decimals, as the steps' E."""
+    norm = player.get("norm_explanation")
+    if not norm:
+        return {}
+    levels = [level | ({"expected": None, "margin": None} if private else
+                       {"expected": two_decimals(level["expected"]),
+                        "margin": two_decimals(level["margin"])})
+              for level in norm.get("levels") or []]
+    return {"norm_explanation": norm | {"levels": levels}
+            | ({"withheld": NORM_WITHHELD} if private else {})}
 
 
 def public_player(found: dict[str, Any]) -> dict[str, Any]:
