@@ -55,3 +55,12 @@ def test_titles_never_show_a_birth_date(client: Any) -> None:
 def test_a_bad_date_is_refused_in_words(client: Any) -> None:
     answer = client.get("/titles", params={"as_of": "2026-13-01"})
     assert answer.status_code == 422 and "Traceback" not in answer.text
+
+
+def test_a_stored_event_page_shows_each_norm_under_the_total_with_its_test(client: Any) -> None:
+    # The sample event's open section, stored by the office: Ana Torres (pair 1) earned N:3
+    # (examples/sample-event.json rated by the core, tests/core/test_norms.py's reading),
+    # shown under her total with the panel's table of the seven levels.
+    html = client.get("/events/202608010001").text
+    assert '<abbr class="norm" title="a norm toward 3rd Category">N:3</abbr>' in html
+    assert "Why these ratings and norm" in html

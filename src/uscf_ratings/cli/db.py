@@ -676,7 +676,7 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
                 f" [{r['formula']}{_k(r)}]"
                 for system, r in p["ratings"].items())
             click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}"
-                       + _norm_line(p["norm"]))
+                       + _norm_line(p["norm"], p["norm_explanation"]))
 
 
 @db.command("list")
@@ -708,14 +708,12 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
 
 
 
-def _norm_line(norm: dict[str, Any] | None) -> str:
+def _norm_line(code: str | None, norm: dict[str, Any] | None) -> str:
     """A player's norm after the results: the code earned, else how close the lowest
     level was (S - E against the margin), else why none could be earned."""
+    if code:
+        return f"  {code}"
     if norm is None:
-        return ""
-    if norm.get("code"):
-        return f"  {norm['code']}"
-    if "levels" not in norm:
         return ""
     if not norm["eligible"]:
         return f"  no norm: {norm['reason']}"

@@ -16,7 +16,7 @@ from ..core.model import KFactor, SectionType, System
 from ..core.results import NormResult, RatingResult
 from ..formats.csv_safety import safe_row
 from ..formats.event_details import details_from_json, details_to_dict
-from ..formats.result_json import rating_to_dict
+from ..formats.result_json import norm_to_dict, rating_to_dict
 from . import schema as t
 from .db import Driver
 from .explain import explain_event
@@ -139,7 +139,8 @@ def event(c: Connection, event_id: str) -> dict[str, Any] | None:
                        for system, numbers in stored_rows.get(key, {}).items()}
             players.append({"pair": p["pair"], "id": member, "name": p.get("name", ""),
                             "results": p["results"], "ratings": ratings,
-                            "norm": _norm(stored_norms.get(key), norms.get(key))})
+                            "norm": stored_norms.get(key),
+                            "norm_explanation": _norm(stored_norms.get(key), norms.get(key))})
         kept = stored[s["number"]]
         sections.append({"number": s["number"], "name": s.get("name", ""),
                          "start_date": kept.start_date.isoformat(),
@@ -175,20 +176,13 @@ def _stored_rating(r: Any) -> dict[str, Any]:
 
 
 def _norm(stored: str | None, result: NormResult | None) -> dict[str, Any] | None:
-    """A player's norm in a stored section: the stored code, with the explanation where
-    rating the section again gives the same code (the expected score and the margin at
-    each level, or why the player could not earn one); None for a player with no
-    Regular row and no explanation."""
-    if result is None:
-        return None if stored is None else {"code": stored}
-    if result.code != stored:
-        return {"code": stored, "notes": ["the explanation is not shown: rating the section "
-                                          "again does not give the stored norm"]}
-    return {"code": stored, "eligible": result.eligible, "reason": result.reason,
-            "score": result.score, "games": result.games, "needed": result.needed,
-            "levels": [{"code": x.code, "title": x.title, "level": x.level,
-                        "expected": x.expected, "margin": x.margin, "earned": x.earned}
-                       for x in result.levels]}
+    """The explanation of a player's stored norm (`result_json.norm_to_dict`, as
+    `uscf rate --json` gives it: the expected score and the margin at each level, or why
+    the player could not earn one), where rating the section again gives the stored code;
+    None otherwise (no Regular row, or a section stored before norms were kept)."""
+    if result is None or result.code != stored:
+        return None
+    return norm_to_dict(result)
 
 
 def _with_explanation(numbers: dict[str, Any], result: RatingResult | None) -> dict[str, Any]:
