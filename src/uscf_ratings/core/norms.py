@@ -34,7 +34,6 @@ rounding error of 0.1 + 0.2.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -176,31 +175,62 @@ def section_reason(section_type: SectionType, online: bool, systems: Sequence[Sy
     return None
 
 
+def level_units(opponents: Sequence[float], c: Constants,
+                table: dict[float, list[float]]) -> list[float]:
+    """`norm_units` at every level against ``opponents`` (sorted ascending, all of them):
+    the same terms (`norm_expected_units`) added in the same order from 0.0, so the same
+    numbers to the last bit. Each opponent rating's terms are computed once and kept in
+    ``table``, which a section's players share: a 50-player section then computes 350
+    terms rather than 1,750 (bench/, docs/performance.md)."""
+    totals = [0.0] * LEVEL_COUNT
+    for rating in opponents:
+        row = table.get(rating)
+        if row is None:
+            row = table[rating] = [norm_expected_units(norm_level(index, c), rating, c)
+                                   for index in range(LEVEL_COUNT)]
+        for index in range(LEVEL_COUNT):
+            totals[index] += row[index]
+    return totals
+
+
 def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None],
-                labels: Sequence[str], c: Constants = DOCUMENTED) -> NormResult:
+                labels: Sequence[str], c: Constants = DOCUMENTED,
+                table: dict[float, list[float]] | None = None) -> NormResult:
     """The norm of one player from the player's rated ``games`` (opponent's index, score)
     and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
-    name the opponents in a reason."""
-    meetings = Counter(opponent for opponent, _ in games)
+    name the opponents in a reason; ``table`` keeps the terms of `level_units` across the
+    players of one section."""
     if len(games) < c.norm_min_games:
         return not_eligible(f"{len(games)} rated game{'s' if len(games) != 1 else ''}; a norm "
                             f"needs at least {c.norm_min_games:g}")
-    most, times = meetings.most_common(1)[0]
-    if times > c.norm_max_meetings:
-        return not_eligible(f"met {labels[most]} {times} times; a norm allows at most "
-                            f"{c.norm_max_meetings:g} games with one opponent")
-    counted = [(posts[o], s) for o, s in games if posts[o] is not None]
-    opponents = sorted(float(r) for r, _ in counted if r is not None)
-    score = sum(s for _, s in counted)
+    meetings: dict[int, int] = {}
+    for opponent, _ in games:
+        meetings[opponent] = meetings.get(opponent, 0) + 1
+    most = max(meetings, key=meetings.__getitem__)  # the first met most often
+    if meetings[most] > c.norm_max_meetings:
+        return not_eligible(f"met {labels[most]} {meetings[most]} times; a norm allows at "
+                            f"most {c.norm_max_meetings:g} games with one opponent")
+    opponents = []
+    score = 0.0
+    for opponent, s in games:
+        rating = posts[opponent]
+        if rating is not None:
+            opponents.append(float(rating))
+            score += s
+    opponents.sort()
     m = len(opponents)
     unit = 2.0 * c.norm_table_below
     checks = []
+    best = -1  # highest_norm's answer, from the same tests at every level
+    totals = level_units(opponents, c, {} if table is None else table)
     for index, level in enumerate(NORM_LEVELS):
         at = norm_level(index, c)
-        units = norm_units(at, opponents, m, c)
+        units = totals[index]
+        earned = norm_earned(score, units, c)
+        if earned:
+            best = index
         checks.append(LevelCheck(level.code, level.title, at, units / unit,
-                                 score - units / unit, norm_earned(score, units, c)))
-    best = highest_norm(opponents, m, score, c)
+                                 score - units / unit, earned))
     skipped = len(games) - m
     reason = f"{m} games against opponents with a post-event rating"
     if skipped:
@@ -226,7 +256,9 @@ def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
         ineligible = not_eligible(reason)
         return tuple(ineligible for _ in entrants)
     labels = [f"pair {e.first.pair}" for e in entrants]
-    return tuple(player_norm(games, posts, labels, c) for games in entrant_games(entrants))
+    table: dict[float, list[float]] = {}
+    return tuple(player_norm(games, posts, labels, c, table)
+                 for games in entrant_games(entrants))
 
 
 def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],
