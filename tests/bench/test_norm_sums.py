@@ -8,6 +8,8 @@ any ratings and any table a variant may set.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +23,7 @@ from uscf_ratings.core.norms import (
     norm_units,
     player_norm,
 )
+from uscf_ratings.core.results import LevelCheck, NormResult
 
 ratings = st.one_of(st.integers(100, 2900).map(float),
                     st.floats(100, 2900, allow_nan=False).map(lambda x: round(x, 2)))
@@ -59,3 +62,22 @@ def test_the_norm_is_highest_norms(games: list[tuple[float, float]], c) -> None:
         2.0 * c.norm_table_below * (norm.score - c.norm_margin)
         > norm_units(norm_level(i, c), opponents, len(opponents), c)
         for i in range(LEVEL_COUNT)]
+
+
+def test_the_fast_constructors_set_every_field() -> None:
+    """`level_check` and player_norm's NormResult are made without their ``__init__``:
+    each must hold every field of its class, and equal the value ``__init__`` makes."""
+    norm = player_norm([(0, 1.0), (1, 1.0), (2, 0.5), (3, 1.0)], [1500.0, 1400.0, 1600.0, 1300.0],
+                       ["a", "b", "c", "d"])
+    assert set(vars(norm)) == {f.name for f in fields(NormResult)}
+    assert norm == NormResult(**vars(norm))
+    for check in norm.levels:
+        assert set(vars(check)) == {f.name for f in fields(LevelCheck)}
+        assert check == LevelCheck(**vars(check))
+    # by hand (titles.md's table), S = 3.5 against 1300, 1400, 1500, 1600:
+    # at 1200: 0.375 + 0.25 + 0.125 + 0 = 0.75, S - E = 2.75 > 1, earned;
+    # at 1400: 0.75 + 0.5 + 0.375 + 0.25 = 1.875, S - E = 1.625 > 1, earned;
+    # at 1600: 1 + 1 + 0.75 + 0.5 = 3.25, S - E = 0.25, not earned: N:3
+    assert [c.expected for c in norm.levels[:3]] == [0.75, 1.875, 3.25]
+    assert [c.margin for c in norm.levels[:3]] == [2.75, 1.625, 0.25]
+    assert norm.code == "N:3"
