@@ -12,10 +12,16 @@ assigned by hand, stays in Python (core/initial.py): the rows whose Step 1 reads
 rating of the chain are done before the loop, and the loop stops before each section
 that has one that does. It also stops at each month's end, for the ratings over time.
 The numbers are chain.py's to the last bit (tests/experiments).
+
+The norms are computed in the loop too, from each Regular group's post-event ratings, by
+core/norms.py's kernels compiled unchanged (`NORM_KERNELS`, rebuilt as batch/compiled.py
+rebuilds core/kernels.py's); each rated Regular row is kept (`Awarded`) for the titles,
+which core/titles.py gives after the loop (awards.py).
 """
 
 from __future__ import annotations
 
+import types
 from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,25 +32,49 @@ from numpy.typing import NDArray
 
 from ..batch.compiled import KERNELS, SOURCES, drop_stale_caches, prepare, rate
 from ..batch.engine import outcome_records
+from ..core import norms as norm_rules
 from ..core.constants import Constants
 from ..core.initial import initial_rating
 from ..core.kernels import UNKNOWN
 from ..core.model import Rating, System
-from ..core.records import Before, Games, Terms
+from ..core.norms import NORM_CODES
+from ..core.records import Before, Final, Games, Terms
 from ..core.rules import RULE_SETS, RuleSet
+from ..core.titles import TitleEvent
 from ..core.variants import STEP1_FIELDS, Variant
 from ..office.run import prepare_player
 from ..office.store import MemberFacts
+from .awards import Awards, awards_of
 from .chain import MODE, Rerated
 from .layout import SYSTEMS, Blend, HistoryLayout, Step1Row
 from .scores import movement, predict
 
 # the machine code cached for this file holds the kernels' code too (batch/compiled.py)
-drop_stale_caches((*SOURCES, Path(__file__)), Path(__file__).parent / "__pycache__" /
-                  "compiled.sha256")
+drop_stale_caches((*SOURCES, Path(norm_rules.__file__ or ""), Path(__file__)),
+                  Path(__file__).parent / "__pycache__" / "compiled.sha256")
 age_rating = KERNELS["age_rating"]
 source_weight = KERNELS["source_weight"]
 blended_average = KERNELS["blended_average"]
+
+#: core/norms.py's kernels in dependency order: each may call only the ones before it
+NORM_ORDER = ("norm_level", "norm_expected_units", "norm_units", "norm_earned",
+              "highest_norm")
+
+
+def _compile_norms() -> dict[str, Any]:
+    """core/norms.py's kernels compiled unchanged, each rebuilt over a namespace in which
+    the names it calls are the compiled versions (batch/compiled.py's way)."""
+    namespace: dict[str, Any] = dict(vars(norm_rules))
+    compiled: dict[str, Any] = {}
+    for name in NORM_ORDER:
+        source = getattr(norm_rules, name)
+        rebuilt = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
+        compiled[name] = namespace[name] = numba.njit(cache=True, nogil=True)(rebuilt)
+    return compiled
+
+
+NORM_KERNELS = _compile_norms()
+highest_norm = NORM_KERNELS["highest_norm"]
 
 
 class State(NamedTuple):
@@ -78,6 +108,47 @@ class Scored(NamedTuple):
     y: NDArray[np.float64]
     changes: NDArray[np.float64]
     filled: NDArray[np.int64]
+
+
+class Awarded(NamedTuple):
+    """Each rated row of a Regular group, as the loop meets them: its slot (-1: no
+    member), group, norm (the level's index, -1: none), post-event rating, N after and
+    OLM flag; ``filled[0]`` rows are filled."""
+
+    slot: NDArray[np.int64]
+    group: NDArray[np.int64]
+    norm: NDArray[np.int64]
+    post: NDArray[np.float64]
+    games: NDArray[np.int64]
+    olm: NDArray[np.bool_]
+    filled: NDArray[np.int64]
+
+
+@numba.njit(cache=True, nogil=True)
+def _norm(i: int, played: Games, final: Final, c: Constants) -> int:
+    """Row ``i``'s norm, as core.norms.player_norm decides it: at least
+    ``norm_min_games`` rated games, no opponent met more than ``norm_max_meetings``
+    times, then `highest_norm` over the opponents with a post-event rating, sorted."""
+    first, last = played.first[i], played.last[i]
+    if last - first < c.norm_min_games:
+        return -1
+    for j in range(first, last):
+        times = 0
+        for k in range(first, last):
+            if played.opponent[k] == played.opponent[j]:
+                times += 1
+        if times > c.norm_max_meetings:
+            return -1
+    opponents = np.empty(last - first)
+    m = 0
+    score = 0.0
+    for j in range(first, last):
+        post = final.post[played.opponent[j]]
+        if not np.isnan(post):
+            opponents[m] = post
+            m += 1
+            score += played.score[j]
+    return highest_norm(np.sort(opponents[:m]), m, score, c)  # type: ignore[no-any-return]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -147,12 +218,15 @@ def _initial(row: int, end: int, rows: Rows, blend: Blend, state: State, c: Cons
 def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64],
                section_stop: NDArray[np.int64], rows: Rows, blend: Blend, given: Before,
                games: Any, state: State, scored: Scored, established_after: float,
+               regular: NDArray[np.bool_], earns_norms: NDArray[np.bool_], awarded: Awarded,
                c: Constants) -> None:
     """Groups a:b, in order: Step 1 of a section's blended rows before its first group
     (`_initial`), then each group rated (procedure.prepare, procedure.rate), scored
     (chain._Games) and written to the state (explanation.state_after). ``terms`` and
     ``games`` are `Terms` and `Games` of NumPy arrays, which are sliced here (the
-    records' Column type of the lists of the reference path is not)."""
+    records' Column type of the lists of the reference path is not). In a ``regular``
+    group, each rated row's norm (where the section ``earns_norms``) and rating are kept
+    in ``awarded``."""
     for g in range(a, b):
         start = terms.start[g]
         for row in range(start, section_stop[g]):
@@ -186,6 +260,16 @@ def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64],
                                          or before.n[o] <= established_after)
                 scored.y[k] = games.score[j]
                 scored.filled[0] = k + 1
+        if regular[g]:
+            for i in range(size):
+                if played.last[i] == played.first[i]:
+                    continue
+                k = awarded.filled[0]
+                awarded.slot[k], awarded.group[k] = rows.slot[start + i], g
+                awarded.norm[k] = _norm(i, played, final, c) if earns_norms[g] else -1
+                awarded.post[k], awarded.games[k] = final.post[i], final.games[i]
+                awarded.olm[k] = final.olm[i]
+                awarded.filled[0] = k + 1
         for i in range(size):  # the state after the event
             s = rows.slot[start + i]
             if played.last[i] == played.first[i] or s < 0:
@@ -222,12 +306,18 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
     scored = Scored(np.empty(pairs), np.empty(pairs), np.empty(pairs, np.bool_),
                     np.empty(pairs), np.empty(laid.rows), np.zeros(3, np.int64))
     follow_slots = laid.slot_system == SYSTEMS.index(follow)
+    regular = laid.system == SYSTEMS.index(System.R)
+    awarded = Awarded(np.empty(laid.rows, np.int64), np.empty(laid.rows, np.int64),
+                      np.empty(laid.rows, np.int64), np.empty(laid.rows),
+                      np.empty(laid.rows, np.int64), np.empty(laid.rows, np.bool_),
+                      np.zeros(1, np.int64))
     months: list[tuple[str, list[float]]] = []
     stops = sorted(set(waiting) | set(np.flatnonzero(laid.month_ends_before).tolist()))
     a = 0
     for b in [*stops, len(laid.start)]:
         run_groups(a, b, terms, laid.end_day, laid.section_stop, rows, blend, laid.given,
-                   laid.games, state, scored, c.established_after, c)
+                   laid.games, state, scored, c.established_after, regular,
+                   laid.earns_norms, awarded, c)
         if b < len(laid.start):
             if laid.month_ends_before[b]:
                 months.append((laid.month[b - 1], _ratings_in(state, follow_slots)))
@@ -243,7 +333,25 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
                    predict(scored.pre_a[:games], scored.pre_b[:games],
                            scored.provisional[:games], scored.y[:games], c.we_scale),
                    movement(scored.changes[:changes], months),
-                   keys, np.asarray(state.values.r0)[order], rated)
+                   keys, np.asarray(state.values.r0)[order], rated,
+                   _awards(laid, awarded, c))
+
+
+def _awards(laid: HistoryLayout, awarded: Awarded, c: Constants) -> Awards:
+    """The norms and titles of the rows the loop kept, in rating order (awards.py)."""
+    filled = int(awarded.filled[0])
+    levels = [int(n) for n in awarded.norm[:filled] if n >= 0]
+    events: dict[str, list[TitleEvent]] = {}
+    for k in range(filled):
+        s, g, n = int(awarded.slot[k]), int(awarded.group[k]), int(awarded.norm[k])
+        if s < 0:
+            continue
+        event_id, number = laid.group_section[g]
+        events.setdefault(laid.slots[s][0], []).append(TitleEvent(
+            date.fromordinal(int(laid.end_day[g])), event_id, number,
+            NORM_CODES[n] if n >= 0 else None, float(awarded.post[k]),
+            int(awarded.games[k]) > c.established_after, bool(awarded.olm[k])))
+    return awards_of(levels, events, c)
 
 
 def _step1_rows(laid: HistoryLayout, variant: Variant, rules: list[RuleSet]
