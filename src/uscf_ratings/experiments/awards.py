@@ -49,7 +49,20 @@ def awards_of(norm_levels: Sequence[int], events: Mapping[str, Sequence[TitleEve
     by_level = Counter(norm_levels)
     held: Counter[str] = Counter()
     for member_events in events.values():
+        if not could_hold(member_events, c):
+            continue
         for title in title_status(member_events, None, None, c).titles:
             held[title.key] += 1
     return Awards(tuple(by_level[i] for i in range(len(NORM_CODES))),
                   tuple(held[key] for key in TITLE_KEYS))
+
+
+def could_hold(events: Sequence[TitleEvent], c: Constants) -> bool:
+    """Whether ``events`` can give any title (with nothing earned before): at least
+    ``title_norms`` norms (each counts at the lowest level), an established rating of
+    ``national_master`` or more, or the OLM flag. Members without one hold none, and a
+    history of 100,000 members need not go through `title_status` one by one."""
+    norms = sum(1 for e in events if e.norm is not None)
+    return norms >= c.title_norms or any(
+        e.olm or (e.established and e.rating is not None and e.rating >= c.national_master)
+        for e in events)

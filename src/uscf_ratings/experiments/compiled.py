@@ -340,12 +340,18 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
 def _awards(laid: HistoryLayout, awarded: Awarded, c: Constants) -> Awards:
     """The norms and titles of the rows the loop kept, in rating order (awards.py)."""
     filled = int(awarded.filled[0])
-    levels = [int(n) for n in awarded.norm[:filled] if n >= 0]
+    slot, norm = awarded.slot[:filled], awarded.norm[:filled]
+    levels = norm[norm >= 0].tolist()
+    # awards.could_hold, for every slot at once: only those members go through title_status
+    member = slot >= 0
+    norms = np.bincount(slot[member & (norm >= 0)], minlength=len(laid.slots))
+    rated = (awarded.olm[:filled] | ((awarded.games[:filled] > c.established_after)
+                                     & (awarded.post[:filled] >= c.national_master)))
+    candidate = norms >= c.title_norms
+    candidate[slot[member & rated]] = True
     events: dict[str, list[TitleEvent]] = {}
-    for k in range(filled):
+    for k in np.flatnonzero(member & candidate[np.maximum(slot, 0)]).tolist():
         s, g, n = int(awarded.slot[k]), int(awarded.group[k]), int(awarded.norm[k])
-        if s < 0:
-            continue
         event_id, number = laid.group_section[g]
         events.setdefault(laid.slots[s][0], []).append(TitleEvent(
             date.fromordinal(int(laid.end_day[g])), event_id, number,
