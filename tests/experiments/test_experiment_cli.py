@@ -45,6 +45,11 @@ def test_the_experiment_writes_its_table_csv_and_plots(spec: Path) -> None:
     assert [row.split("|")[1].strip() for row in table[2:]] == [
         "documented", "bonus_threshold = 8", "bonus_threshold = 16"]
     assert "3 variants in" in out.output and "on 2 local processes" in out.output
+    awards = (folder / "awards.md").read_text().splitlines()
+    assert awards[0].split("|")[2].strip() == "N:4" and "NM" in awards[0]
+    assert [row.split("|")[1].strip() for row in awards[2:]] == [
+        "documented", "bonus_threshold = 8", "bonus_threshold = 16"]
+    assert "Norms by level" in out.output
     with (folder / "results.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert {r["variant"] for r in rows} == {"documented", "bonus_threshold = 8",

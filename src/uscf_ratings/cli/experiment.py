@@ -41,12 +41,14 @@ def experiment_command(spec: Path, history_path: str | None, start: date | None,
     history) and rates the same sections in the office's order. The table
     gives, per variant, the mean log loss and Brier score of the expected scores, the
     mean and spread of the rating changes and how far the last ratings are from the
-    baseline's; table.md, results.csv and three plots are written to the --out folder.
+    baseline's; a second table the norms each awards by level and the members holding
+    each title. table.md, awards.md, results.csv and three plots are written to the
+    --out folder.
     See docs/researcher.md for the file's keys and a worked example.
     """
     try:
         from ..experiments.history import HistoryError, Period, read_history
-        from ..experiments.report import text_table, write_csv, write_plots
+        from ..experiments.report import awards_table, text_table, write_csv, write_plots
         from ..experiments.run import SchedulerError, run_experiment
         from ..experiments.spec import SpecError, read_spec
     except ImportError as error:  # numpy and numba: the extra
@@ -82,11 +84,13 @@ def experiment_command(spec: Path, history_path: str | None, start: date | None,
         raise click.ClickException(str(error)) from None
     target = out or spec.with_suffix("")
     target.mkdir(parents=True, exist_ok=True)
-    table = text_table(done)
+    table, awards = text_table(done), awards_table(done)
     (target / "table.md").write_text(table + "\n", encoding="utf-8")
+    (target / "awards.md").write_text(awards + "\n", encoding="utf-8")
     rows = write_csv(done, target / "results.csv")
     click.echo(table)
-    written = f"written to {target}: table.md, results.csv ({rows:,} rows)"
+    click.echo(f"\nNorms by level, and members holding each title at the end:\n{awards}")
+    written = f"written to {target}: table.md, awards.md, results.csv ({rows:,} rows)"
     try:
         plots = [] if no_plots else write_plots(done, target)
     except ImportError as error:

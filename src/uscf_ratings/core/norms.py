@@ -274,11 +274,47 @@ def section_reason(section_type: SectionType, online: bool, systems: Sequence[Sy
     return None
 
 
+def level_units(opponents: Sequence[float], c: Constants,
+                table: dict[float, list[float]]) -> list[float]:
+    """`norm_units` at every level against ``opponents`` (sorted ascending, all of them):
+    the same terms (`norm_expected_units`) added in the same order from 0.0, so the same
+    numbers to the last bit. Each opponent rating's terms are computed once and kept in
+    ``table``, which a section's players share: a 50-player section then computes 350
+    terms rather than 1,750 (bench/, docs/performance.md)."""
+    totals = [0.0] * LEVEL_COUNT
+    for rating in opponents:
+        row = table.get(rating)
+        if row is None:
+            row = table[rating] = [norm_expected_units(norm_level(index, c), rating, c)
+                                   for index in range(LEVEL_COUNT)]
+        for index in range(LEVEL_COUNT):
+            totals[index] += row[index]
+    return totals
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def level_check(code: str, title: str, level: float, expected: float, margin: float,
+                earned: bool) -> LevelCheck:
+    """``LevelCheck(...)``, the same value made in about a third of the time, as
+    model.rating_of_fields makes a Rating: a frozen dataclass's ``__init__`` sets each
+    field through ``object.__setattr__``, this sets them at once. Every player of every
+    section gets one per level (tests/bench/test_norm_sums.py holds the two equal)."""
+    made: LevelCheck = _new(LevelCheck)
+    _set(made, "__dict__", {"code": code, "title": title, "level": level,
+                            "expected": expected, "margin": margin, "earned": earned})
+    return made
+
+
 def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None],
-                labels: Sequence[str], c: Constants = DOCUMENTED) -> NormResult:
+                labels: Sequence[str], c: Constants = DOCUMENTED,
+                table: dict[float, list[float]] | None = None) -> NormResult:
     """The norm of one player from the player's rated ``games`` (opponent's index, score)
     and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
-    name the opponents in a reason."""
+    name the opponents in a reason; ``table`` keeps the terms of `level_units` across the
+    players of one section."""
     against = [opponent for opponent, _ in games]
     status = norm_eligibility(against, 0, len(games), c)
     if status == NORM_FEW_GAMES:
@@ -296,18 +332,25 @@ def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None
     m = len(opponents)
     unit = 2.0 * c.norm_table_below
     checks = []
+    best = -1  # highest_norm's answer, from the same tests at every level
+    totals = level_units(opponents, c, {} if table is None else table)
     for index, level in enumerate(NORM_LEVELS):
         at = norm_level(index, c)
-        units = norm_units(at, opponents, m, c)
-        checks.append(LevelCheck(level.code, level.title, at, units / unit,
-                                 score - units / unit, norm_earned(score, units, c)))
-    best = highest_norm(opponents, m, score, c)
+        units = totals[index]
+        earned = norm_earned(score, units, c)
+        if earned:
+            best = index
+        checks.append(level_check(level.code, level.title, at, units / unit,
+                                  score - units / unit, earned))
     skipped = len(games) - m
     reason = f"{m} games against opponents with a post-event rating"
     if skipped:
         reason += f" ({skipped} against an opponent without one not counted)"
-    return NormResult(NORM_CODES[best] if best >= 0 else None, True, reason, score, m,
-                      c.norm_margin, tuple(checks))
+    made: NormResult = _new(NormResult)  # NormResult(...), made as `level_check` is
+    _set(made, "__dict__", {"code": NORM_CODES[best] if best >= 0 else None,
+                            "eligible": True, "reason": reason, "score": score, "games": m,
+                            "needed": c.norm_margin, "levels": tuple(checks)})
+    return made
 
 
 def entrant_games(entrants: Sequence[Entrant]) -> list[list[tuple[int, float]]]:
@@ -327,7 +370,9 @@ def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
         ineligible = not_eligible(reason)
         return tuple(ineligible for _ in entrants)
     labels = [f"pair {e.first.pair}" for e in entrants]
-    return tuple(player_norm(games, posts, labels, c) for games in entrant_games(entrants))
+    table: dict[float, list[float]] = {}
+    return tuple(player_norm(games, posts, labels, c, table)
+                 for games in entrant_games(entrants))
 
 
 def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],

@@ -5,9 +5,9 @@ Needs the extra ``[experiments]`` (NumPy, Numba; Dask for a cluster; matplotlib 
 plots)."""
 
 from .history import History, Period, read_history
-from .report import text_table, write_csv, write_plots
+from .report import awards_table, text_table, write_csv, write_plots
 from .run import Experiment, run_experiment
 from .spec import Spec, read_spec
 
-__all__ = ["Experiment", "History", "Period", "Spec", "read_history", "read_spec",
-           "run_experiment", "text_table", "write_csv", "write_plots"]
+__all__ = ["Experiment", "History", "Period", "Spec", "awards_table", "read_history",
+           "read_spec", "run_experiment", "text_table", "write_csv", "write_plots"]

@@ -25,13 +25,16 @@ from numpy.typing import NDArray
 from ..batch.engine import outcomes as rate_rows
 from ..core.layout import BeforeRow, Lineup, before_rows, lineup
 from ..core.model import Rating, Section, System
+from ..core.norms import NORM_CODES, norm_rules_for, norms_by_pair, section_reason
 from ..core.pipeline import PROCEDURE_TYPES, rate_section, section_systems
 from ..core.records import Before
 from ..core.results import Outcome, outcomes_of
 from ..core.steps import merge_entrants
+from ..core.titles import TitleEvent
 from ..core.variants import Variant
 from ..office.defaults import PreRatings
 from ..office.run import lineup_pre_event, member_ids, prepare
+from .awards import Awards, awards_of
 from .history import FromOffice, History
 from .scores import Movement, Prediction, movement, predict
 
@@ -83,6 +86,7 @@ class Rerated:
     keys: tuple[tuple[str, str], ...]  #: (member, system) of `finals`
     finals: NDArray[np.float64]
     outcomes: int  #: player-systems rated
+    awards: Awards = Awards()  #: the norms and titles it awards (awards.py)
 
 
 def rerate(history: History, variant: Variant, follow: System = System.R,
@@ -97,6 +101,9 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
     months: list[tuple[str, list[float]]] = []
     month = ""
     rated = 0
+    levels: list[int] = []
+    events: dict[str, list[TitleEvent]] = {}
+    c = variant.constants
     for event_id, section in history.sections:
         this_month = section.end_date.strftime("%Y-%m")
         if month and this_month != month:
@@ -114,6 +121,7 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
                 changes.append(outcome.post - outcome.pre)
             if keep is not None:
                 keep.append((event_id, section.number, member, outcome))
+        _award(event_id, section, variant, found, ids, levels, events)
     if month:
         months.append((month, _ratings_in(states, follow)))
     keys = tuple(sorted((m, s.value) for m, s in states))
@@ -121,7 +129,33 @@ def rerate(history: History, variant: Variant, follow: System = System.R,
     return Rerated(variant, predict(np.array(games.pre_a), np.array(games.pre_b),
                                     np.array(games.provisional, dtype=np.bool_),
                                     np.array(games.y), variant.constants.we_scale),
-                   movement(changes, months), keys, finals, rated)
+                   movement(changes, months), keys, finals, rated,
+                   awards_of(levels, events, c))
+
+
+def _award(event_id: str, section: Section, variant: Variant, found: Sequence[Outcome],
+           ids: dict[int, str], levels: list[int], events: dict[str, list[TitleEvent]]
+           ) -> None:
+    """The section's norms (core/norms.py, from the post-event ratings ``found`` of the
+    system norms are earned in) into ``levels``, and each member's rated section in that
+    system into ``events`` (core/titles.py)."""
+    rules = norm_rules_for(section.start_date)
+    if rules is None:
+        return
+    c = variant.constants
+    posts = {o.pair: o.post for o in found if o.system is rules.system}
+    systems = section_systems(section, variant.rules_for(section.start_date))
+    reason = section_reason(section.type, section.online, systems, section.start_date)
+    norms = norms_by_pair(section.players, posts, reason, c)
+    levels += [NORM_CODES.index(n.code) for n in norms.values() if n.code is not None]
+    for o in found:
+        member = ids.get(o.pair)
+        if o.system is not rules.system or member is None:
+            continue
+        norm = norms.get(o.pair)
+        events.setdefault(member, []).append(TitleEvent(
+            section.end_date, event_id, section.number, norm.code if norm else None, o.post,
+            o.state_after.established_after(c.established_after), o.state_after.olm))
 
 
 def _rate(section: Section, variant: Variant, states: States, games: _Games,

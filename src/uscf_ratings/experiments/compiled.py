@@ -12,6 +12,11 @@ assigned by hand, stays in Python (core/initial.py): the rows whose Step 1 reads
 rating of the chain are done before the loop, and the loop stops before each section
 that has one that does. It also stops at each month's end, for the ratings over time.
 The numbers are chain.py's to the last bit (tests/experiments).
+
+The norms are computed in the loop too, from each Regular group's post-event ratings, by
+core/norms.py's kernels compiled unchanged (`NORM_KERNELS`, rebuilt as batch/compiled.py
+rebuilds core/kernels.py's); each rated Regular row is kept (`Awarded`) for the titles,
+which core/titles.py gives after the loop (awards.py).
 """
 
 from __future__ import annotations
@@ -24,27 +29,37 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ..batch.compiled import KERNELS, SOURCES, drop_stale_caches, prepare, rate
+from ..batch.compiled import KERNELS, NORM_ORDER, SOURCES, drop_stale_caches, prepare, rate
 from ..batch.engine import outcome_records
+from ..core import norms as norm_rules
 from ..core.constants import Constants
 from ..core.initial import initial_rating
 from ..core.kernels import UNKNOWN
 from ..core.model import Rating, System
-from ..core.records import Before, Games, Terms
+from ..core.norms import NORM_CODES, NORM_ELIGIBLE
+from ..core.records import Before, Final, Games, Terms
 from ..core.rules import RULE_SETS, RuleSet
+from ..core.titles import TitleEvent
 from ..core.variants import STEP1_FIELDS, Variant
 from ..office.run import prepare_player
 from ..office.store import MemberFacts
+from .awards import Awards, awards_of
 from .chain import MODE, Rerated
 from .layout import SYSTEMS, Blend, HistoryLayout, Step1Row
 from .scores import movement, predict
 
 # the machine code cached for this file holds the kernels' code too (batch/compiled.py)
-drop_stale_caches((*SOURCES, Path(__file__)), Path(__file__).parent / "__pycache__" /
-                  "compiled.sha256")
+drop_stale_caches((*SOURCES, Path(norm_rules.__file__ or ""), Path(__file__)),
+                  Path(__file__).parent / "__pycache__" / "compiled.sha256")
 age_rating = KERNELS["age_rating"]
 source_weight = KERNELS["source_weight"]
 blended_average = KERNELS["blended_average"]
+
+#: core/norms.py's kernels, compiled once with the others (batch/compiled.py)
+NORM_KERNELS = {name: KERNELS[name] for name in NORM_ORDER}
+highest_norm = KERNELS["highest_norm"]
+norm_eligibility = KERNELS["norm_eligibility"]
+counted_norm_games = KERNELS["counted_norm_games"]
 
 
 class State(NamedTuple):
@@ -78,6 +93,33 @@ class Scored(NamedTuple):
     y: NDArray[np.float64]
     changes: NDArray[np.float64]
     filled: NDArray[np.int64]
+
+
+class Awarded(NamedTuple):
+    """Each rated row of a Regular group, as the loop meets them: its slot (-1: no
+    member), group, norm (the level's index, -1: none), post-event rating, N after and
+    OLM flag; ``filled[0]`` rows are filled."""
+
+    slot: NDArray[np.int64]
+    group: NDArray[np.int64]
+    norm: NDArray[np.int64]
+    post: NDArray[np.float64]
+    games: NDArray[np.int64]
+    olm: NDArray[np.bool_]
+    filled: NDArray[np.int64]
+
+
+@numba.njit(cache=True, nogil=True)
+def _norm(i: int, played: Games, final: Final, c: Constants) -> int:
+    """Row ``i``'s norm, as core.norms.player_norm decides it, through the same
+    functions compiled: `norm_eligibility`, `counted_norm_games`, `highest_norm`."""
+    first, last = played.first[i], played.last[i]
+    if norm_eligibility(played.opponent, first, last, c) != NORM_ELIGIBLE:
+        return -1
+    opponents = np.empty(last - first)
+    m, score = counted_norm_games(played.opponent, played.score, first, last, final.post, 0,
+                                  opponents)
+    return highest_norm(np.sort(opponents[:m]), m, score, c)  # type: ignore[no-any-return]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -147,12 +189,15 @@ def _initial(row: int, end: int, rows: Rows, blend: Blend, state: State, c: Cons
 def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64],
                section_stop: NDArray[np.int64], rows: Rows, blend: Blend, given: Before,
                games: Any, state: State, scored: Scored, established_after: float,
+               regular: NDArray[np.bool_], earns_norms: NDArray[np.bool_], awarded: Awarded,
                c: Constants) -> None:
     """Groups a:b, in order: Step 1 of a section's blended rows before its first group
     (`_initial`), then each group rated (procedure.prepare, procedure.rate), scored
     (chain._Games) and written to the state (explanation.state_after). ``terms`` and
     ``games`` are `Terms` and `Games` of NumPy arrays, which are sliced here (the
-    records' Column type of the lists of the reference path is not)."""
+    records' Column type of the lists of the reference path is not). In a ``regular``
+    group, each rated row's norm (where the section ``earns_norms``) and rating are kept
+    in ``awarded``."""
     for g in range(a, b):
         start = terms.start[g]
         for row in range(start, section_stop[g]):
@@ -186,6 +231,16 @@ def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64],
                                          or before.n[o] <= established_after)
                 scored.y[k] = games.score[j]
                 scored.filled[0] = k + 1
+        if regular[g]:
+            for i in range(size):
+                if played.last[i] == played.first[i]:
+                    continue
+                k = awarded.filled[0]
+                awarded.slot[k], awarded.group[k] = rows.slot[start + i], g
+                awarded.norm[k] = _norm(i, played, final, c) if earns_norms[g] else -1
+                awarded.post[k], awarded.games[k] = final.post[i], final.games[i]
+                awarded.olm[k] = final.olm[i]
+                awarded.filled[0] = k + 1
         for i in range(size):  # the state after the event
             s = rows.slot[start + i]
             if played.last[i] == played.first[i] or s < 0:
@@ -222,12 +277,18 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
     scored = Scored(np.empty(pairs), np.empty(pairs), np.empty(pairs, np.bool_),
                     np.empty(pairs), np.empty(laid.rows), np.zeros(3, np.int64))
     follow_slots = laid.slot_system == SYSTEMS.index(follow)
+    regular = laid.system == SYSTEMS.index(System.R)
+    awarded = Awarded(np.empty(laid.rows, np.int64), np.empty(laid.rows, np.int64),
+                      np.empty(laid.rows, np.int64), np.empty(laid.rows),
+                      np.empty(laid.rows, np.int64), np.empty(laid.rows, np.bool_),
+                      np.zeros(1, np.int64))
     months: list[tuple[str, list[float]]] = []
     stops = sorted(set(waiting) | set(np.flatnonzero(laid.month_ends_before).tolist()))
     a = 0
     for b in [*stops, len(laid.start)]:
         run_groups(a, b, terms, laid.end_day, laid.section_stop, rows, blend, laid.given,
-                   laid.games, state, scored, c.established_after, c)
+                   laid.games, state, scored, c.established_after, regular,
+                   laid.earns_norms, awarded, c)
         if b < len(laid.start):
             if laid.month_ends_before[b]:
                 months.append((laid.month[b - 1], _ratings_in(state, follow_slots)))
@@ -243,7 +304,31 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
                    predict(scored.pre_a[:games], scored.pre_b[:games],
                            scored.provisional[:games], scored.y[:games], c.we_scale),
                    movement(scored.changes[:changes], months),
-                   keys, np.asarray(state.values.r0)[order], rated)
+                   keys, np.asarray(state.values.r0)[order], rated,
+                   _awards(laid, awarded, c))
+
+
+def _awards(laid: HistoryLayout, awarded: Awarded, c: Constants) -> Awards:
+    """The norms and titles of the rows the loop kept, in rating order (awards.py)."""
+    filled = int(awarded.filled[0])
+    slot, norm = awarded.slot[:filled], awarded.norm[:filled]
+    levels = norm[norm >= 0].tolist()
+    # awards.could_hold, for every slot at once: only those members go through title_status
+    member = slot >= 0
+    norms = np.bincount(slot[member & (norm >= 0)], minlength=len(laid.slots))
+    rated = (awarded.olm[:filled] | ((awarded.games[:filled] > c.established_after)
+                                     & (awarded.post[:filled] >= c.national_master)))
+    candidate = norms >= c.title_norms
+    candidate[slot[member & rated]] = True
+    events: dict[str, list[TitleEvent]] = {}
+    for k in np.flatnonzero(member & candidate[np.maximum(slot, 0)]).tolist():
+        s, g, n = int(awarded.slot[k]), int(awarded.group[k]), int(awarded.norm[k])
+        event_id, number = laid.group_section[g]
+        events.setdefault(laid.slots[s][0], []).append(TitleEvent(
+            date.fromordinal(int(laid.end_day[g])), event_id, number,
+            NORM_CODES[n] if n >= 0 else None, float(awarded.post[k]),
+            int(awarded.games[k]) > c.established_after, bool(awarded.olm[k])))
+    return awards_of(levels, events, c)
 
 
 def _step1_rows(laid: HistoryLayout, variant: Variant, rules: list[RuleSet]

@@ -30,6 +30,7 @@ from ..batch.engine import arrays
 from ..core.initial import BLENDED_SOURCE_FIELDS, blended_sources
 from ..core.layout import Columns, Lineup, before_rows, lineup
 from ..core.model import Player, Rating, Section, System
+from ..core.norms import section_reason
 from ..core.pipeline import PROCEDURE_TYPES, section_systems
 from ..core.records import Before, Games
 from ..core.rules import RULE_SETS, RuleSet, rules_for
@@ -112,6 +113,9 @@ class HistoryLayout:
     slots: tuple[tuple[str, System], ...]  #: in the order the chain first rates them
     facts: dict[str, MemberFacts | None]  #: the members' facts an office database adds
     blend: Blend  #: by the documented rules
+    #: per group: the section earns norms (core.norms.section_reason gives no reason)
+    earns_norms: NDArray[np.bool_]
+    group_section: tuple[tuple[str, int], ...]  #: per group: (event id, section number)
 
     @functools.cached_property
     def row_rule_set(self) -> NDArray[np.int64]:
@@ -171,6 +175,8 @@ def lay_out_history(history: History) -> HistoryLayout:
     groups: list[tuple[int, int, int]] = []  #: system, rule set, end day
     months: list[str] = []
     section_stop: list[int] = []
+    earns_norms: list[bool] = []
+    group_section: list[tuple[str, int]] = []
     slot: list[int] = []
     from_file: list[bool] = []
     step1: list[bool] = []
@@ -180,7 +186,7 @@ def lay_out_history(history: History) -> HistoryLayout:
     beyond = history.office.beyond_the_compiled_chain
     if beyond:
         raise NotLaidOut(f"the database holds {beyond}")
-    for _, section in history.sections:
+    for event_id, section in history.sections:
         if section.type not in PROCEDURE_TYPES:
             raise NotLaidOut(f"section {section.number} of {section.start_date} is a "
                              f"{section.type.value}")
@@ -191,7 +197,11 @@ def lay_out_history(history: History) -> HistoryLayout:
         at = gathered.add(laid, rows)
         rule_set = starts.index(rules.effective)
         month = section.end_date.strftime("%Y-%m")
+        earns = section_reason(section.type, section.online, systems,
+                               section.start_date) is None
         for g, system in enumerate(laid.systems):
+            earns_norms.append(earns)
+            group_section.append((event_id, section.number))
             groups.append((SYSTEMS.index(system), rule_set, section.end_date.toordinal()))
             months.append(month)
             section_stop.append(at + len(laid.systems) * laid.size if g == 0
@@ -214,7 +224,8 @@ def lay_out_history(history: History) -> HistoryLayout:
                          np.array(from_file, dtype=np.bool_), np.array(step1, dtype=np.bool_),
                          given, games, tuple(step1_rows), tuple(slots), history.office.facts,
                          blend_table(len(slot), step1_rows, RULE_SETS, slots,
-                                     history.office.facts))
+                                     history.office.facts),
+                         np.array(earns_norms, dtype=np.bool_), tuple(group_section))
 
 
 #: a stand-in for the chain's rating in a system, for `blend_table`: `blended_sources`

@@ -3,8 +3,10 @@
 The table has a row per variant: the games scored, mean log loss and Brier score (all
 games, established players, games with a provisional player), the mean and spread of the
 rating changes, the median rating of the followed system at the end, and how far the last
-ratings are from the baseline's. The CSV holds the same and more in long form, one
-measure per row, including every rating band and every calibration bin.
+ratings are from the baseline's. A second table has a row per variant with the norms it
+awards by level and the members holding each title at the end (awards.py). The CSV holds
+the same and more in long form, one measure per row, including every rating band and
+every calibration bin.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.norms import NORM_CODES
+from .awards import TITLE_KEYS, TITLE_SHORT
 from .chain import Rerated
 from .run import Experiment
 from .scores import Sums
@@ -50,8 +54,28 @@ def table_rows(experiment: Experiment) -> list[tuple[str, ...]]:
 
 def text_table(experiment: Experiment) -> str:
     """The table, aligned for a terminal or a Markdown page."""
-    rows = table_rows(experiment)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    return _aligned(table_rows(experiment))
+
+
+def awards_rows(experiment: Experiment) -> list[tuple[str, ...]]:
+    """The norms and titles table's rows as text, the header first: each variant's
+    norms by level, then the members holding each title at the end of the history."""
+    rows: list[tuple[str, ...]] = [
+        ("variant", *NORM_CODES, *(TITLE_SHORT[key] for key in TITLE_KEYS))]
+    for r in experiment.results:
+        rows.append((r.variant.name, *(f"{n:,}" for n in r.awards.norms),
+                     *(f"{n:,}" for n in r.awards.titles)))
+    return rows
+
+
+def awards_table(experiment: Experiment) -> str:
+    """Norms by level and titles by title, aligned as `text_table`."""
+    return _aligned(awards_rows(experiment))
+
+
+def _aligned(rows: list[tuple[str, ...]]) -> str:
+    """A Markdown table: the first column to the left, the others to the right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["| " + " | ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
                                for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
              + " |" for row in rows]
@@ -89,6 +113,10 @@ def _long(experiment: Experiment) -> Iterator[tuple[str, str, str, float]]:
             yield name, "median_rating", month, q50
             yield name, "p90_rating", month, q90
         diff = differences(r, base)
+        for code, count in r.awards.norms_by_code().items():
+            yield name, "norms", code, count
+        for key, count in r.awards.titles_by_key().items():
+            yield name, "titles", key, count
         yield name, "vs_baseline_mean", "all", float(diff.mean()) if len(diff) else math.nan
         yield name, "vs_baseline_mean_abs", "all", float(np.abs(diff).mean()) if len(diff) \
             else math.nan

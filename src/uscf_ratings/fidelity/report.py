@@ -4,7 +4,8 @@ Players are grouped by era (the bonus threshold and initialization method in for
 system, by whether every player of the section had a pre-event rating, and by whether
 the player's N is known (provisional, or established under 1930, where N' = N*). Each
 player whose rounded rating misses the published one by more than a point (two-decimal
-sources: by more than 0.01) gets a likely cause.
+sources: by more than 0.01) gets a likely cause. The norms follow, against the marks the
+crosstables print (norm_agreement.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..core.model import KFactor, System
 from ..core.pipeline import rate_section
 from ..core.results import RatingResult, SectionResult
 from ..core.rules import NoRuleSet
+from .norm_agreement import NormAgreement, norms_to_dict, render_norms
 from .sources import Published, RealSection
 
 ERAS = (
@@ -67,6 +69,8 @@ class Report:
     uncovered_sections: int = 0
     refused: list[str] = field(default_factory=list)
     sections: int = 0
+    #: the norms against the published marks (norm_agreement.py)
+    norms: NormAgreement = field(default_factory=NormAgreement)
 
     def headline(self) -> Tally:
         """Over-the-board sections of 2017-06..2020-05 with every player rated, players
@@ -89,10 +93,13 @@ def build_report(sections: Iterable[RealSection]) -> Report:
             result = rate_section(real.section)
         except NoRuleSet:
             report.uncovered_sections += 1
+            report.norms.add(real, None)
             continue
         except ValueError as error:
             report.refused.append(f"{real.key}: {str(error).splitlines()[0]}")
+            report.norms.add(real, None)
             continue
+        report.norms.add(real, result)
         report.sections += 1
         _compare(real, result, report)
     return report
@@ -261,6 +268,8 @@ def render(report: Report) -> str:
     lines += ["", f"Sections rated: {report.sections}; before coverage: "
               f"{report.uncovered_sections}; refused: {len(report.refused)}"]
     lines += [f"  refused {line}" for line in report.refused]
+    if report.norms.rule.sections or report.norms.without_marks:
+        lines += ["", render_norms(report.norms)]
     return "\n".join(lines)
 
 
@@ -278,4 +287,5 @@ def report_to_dict(report: Report) -> dict[str, object]:
         "sections_rated": report.sections,
         "sections_before_coverage": report.uncovered_sections,
         "refused": report.refused,
+        "norms": norms_to_dict(report.norms),
     }

@@ -9,6 +9,11 @@ players it touches: N of an established player is unknown and taken as 50, so th
 N' = N* (exact when N* <= 25, that is for pre-event ratings under about 1930); history
 counts are unknown; an unrated player's start is computed from what the crosstable shows
 (ratings in the section's other systems), which is often less than the office knew.
+
+The MSA crosstables also print each player's norm mark beside the total (``N:4`` ..
+``N:S``); `RealSection.norms` keeps it by pair, with the day the section was rated and
+the day its page was saved (a page shows norms only some days after rating). The
+ratings-API standings carry no norm: their `norms` is None.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pathlib import Path
 from ..core.model import KFactor, Player, Rating, Result, Section, SectionType, System
 
 UNKNOWN_ESTABLISHED_GAMES = 50
+#: the result codes of the rules; the MSA pages also print ``?`` (read as unplayed)
+KNOWN_CODES = frozenset("WLDXFHBU")
 ONLINE_FULL_K_FROM = date(2020, 6, 1)
 
 
@@ -42,6 +49,14 @@ class RealSection:
     source: str  #: "msa" or "recent"
     section: Section
     published: dict[tuple[int, System], Published] = field(default_factory=dict)
+    #: the norm mark printed beside each pair's total ("N:4" .. "N:S", or None for no
+    #: mark); None when the source shows no norms at all (the ratings-API standings)
+    norms: dict[int, str | None] | None = None
+    #: pairs with a result code the rules do not know (the MSA pages' ``?``), read as
+    #: an unplayed round
+    nonstandard: frozenset[int] = frozenset()
+    rated: date | None = None  #: the day US Chess rated the section (processed.rated)
+    saved: date | None = None  #: the day the page was saved (source.commit_date)
 
 
 def k_for(online: bool, start: date, policy: str) -> KFactor:
@@ -69,7 +84,12 @@ def load_msa(path: Path, k_policy: str = "era") -> RealSection:
         kind = SectionType.ROUND_ROBIN
     players = []
     published: dict[tuple[int, System], Published] = {}
+    norms: dict[int, str | None] = {}
+    nonstandard: set[int] = set()
     for p in data["players"]:
+        norms[p["pair_no"]] = p.get("norm")
+        if any(c["result"] not in KNOWN_CODES for c in p["results"]):
+            nonstandard.add(p["pair_no"])
         ratings = {}
         for code, r in (p.get("ratings") or {}).items():
             system = System(code)
@@ -81,7 +101,7 @@ def load_msa(path: Path, k_policy: str = "era") -> RealSection:
                     float(r["post_rating"]), r.get("pre_rating"),
                     r.get("pre_provisional_games"), bool(r.get("pre_unrated")), 0)
         results = tuple(
-            Result(c["round"], c["result"] if c["result"] in "WLDXFHBU" else "U",
+            Result(c["round"], c["result"] if c["result"] in KNOWN_CODES else "U",
                    c.get("opponent_pair_no"))
             for c in p["results"]
         )
@@ -93,7 +113,11 @@ def load_msa(path: Path, k_policy: str = "era") -> RealSection:
         time_control=data.get("time_control"), online=online, type=kind, systems=systems,
         k=k_for(online, start, k_policy),
     )
-    return RealSection(path.stem, "msa", section, published)
+    processed = data.get("processed") or {}
+    saved = str((data.get("source") or {}).get("commit_date") or "")[:10]
+    return RealSection(path.stem, "msa", section, published, norms, frozenset(nonstandard),
+                       date.fromisoformat(processed["rated"]) if processed.get("rated") else None,
+                       date.fromisoformat(saved) if saved else None)
 
 
 _CELL = re.compile(r"^([WLDXFHBU])(\d*)$")
