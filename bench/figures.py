@@ -372,14 +372,14 @@ def _section_ms(ctx: Context, section: Section, runs: int) -> tuple[list[float],
 def _lean_ms(section: Section, runs: int) -> list[float] | None:
     """Milliseconds per run of the office's lean path on one section."""
     try:
-        from uscf_ratings.batch.engine import rate_outcomes
+        from uscf_ratings.batch.engine import rate_outcomes_and_norms
     except ImportError:
         return None
     from uscf_ratings.core.validate import check_section
 
     def lean() -> None:
         check_section(section)
-        rate_outcomes(section)
+        rate_outcomes_and_norms(section)
 
     lean()
     return [t * 1e3 for t in _times(lean, runs)]
@@ -418,8 +418,8 @@ def section_figures(ctx: Context) -> list[Figure]:
                what + "; lay_out + rate_columns", samples=batch or [],
                note="" if batch else NO_BATCH),
         Figure("section_ms_lean", lean_ms, "ms", sizes.section_runs,
-               what + "; check_section + rate_outcomes, the office's path (post-event "
-               "ratings, floors and states, no explanations)", samples=lean or [],
+               what + "; check_section + rate_outcomes_and_norms, the office's path "
+               "(post-event ratings, floors, states and norms, no explanations)", samples=lean or [],
                note="" if lean else NO_BATCH),
         Figure("section_ms_batch_rate_only", _median(rate_only) if rate_only else None, "ms",
                sizes.section_runs, what + "; rate_columns alone, on the laid-out section",

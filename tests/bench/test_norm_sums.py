@@ -1,9 +1,9 @@
-"""The reference path's cheaper norm sums are the kernels' sums, to the last bit.
+"""The reference path's norm is the kernels' norm, to the last bit, and its explanation
+(made on demand: `NormResult.levels`) says the same, for any ratings and any table a
+variant may set.
 
-`player_norm` sums each level's expected score with `level_units` (each opponent's terms
-computed once per section) rather than calling `norm_units` and `highest_norm` (which the
-compiled paths run). These properties hold the two to the same numbers, bit for bit, for
-any ratings and any table a variant may set.
+`player_norm` decides the code with `highest_norm`, which goes up from the lowest level
+and stops at the first not earned; the explanation tests every level with `norm_units`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from uscf_ratings.core.norms import (
     LEVEL_COUNT,
     NORM_CODES,
     highest_norm,
-    level_units,
     norm_level,
     norm_units,
     player_norm,
@@ -36,18 +35,6 @@ constants = st.builds(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(ratings, min_size=0, max_size=12), constants, st.data())
-def test_level_units_are_norm_units(opponents: list[float], c, data) -> None:  # type: ignore[no-untyped-def]
-    opponents.sort()
-    table: dict[float, list[float]] = {}
-    if data.draw(st.booleans()):  # a table already holding other players' terms
-        level_units(sorted(data.draw(st.lists(ratings, max_size=6))), c, table)
-    got = level_units(opponents, c, table)
-    assert got == [norm_units(norm_level(i, c), opponents, len(opponents), c)
-                   for i in range(LEVEL_COUNT)]
-
-
-@settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(ratings, st.sampled_from([0.0, 0.5, 1.0])), min_size=4,
                 max_size=9), constants)
 def test_the_norm_is_highest_norms(games: list[tuple[float, float]], c) -> None:  # type: ignore[no-untyped-def]
@@ -58,21 +45,26 @@ def test_the_norm_is_highest_norms(games: list[tuple[float, float]], c) -> None:
     opponents = sorted(r for r, _ in games)
     best = highest_norm(opponents, len(opponents), sum(s for _, s in games), c)
     assert norm.code == (NORM_CODES[best] if best >= 0 else None)
+    # the explanation's levels earned are the lowest ones, the highest of them the code
+    earned = [check.earned for check in norm.levels]
+    assert earned == sorted(earned, reverse=True)
+    assert norm.code == next((check.code for check in reversed(norm.levels) if check.earned),
+                             None)
     assert [check.earned for check in norm.levels] == [
         2.0 * c.norm_table_below * (norm.score - c.norm_margin)
         > norm_units(norm_level(i, c), opponents, len(opponents), c)
         for i in range(LEVEL_COUNT)]
 
 
-def test_the_fast_constructors_set_every_field() -> None:
-    """`level_check` and player_norm's NormResult are made without their ``__init__``:
-    each must hold every field of its class, and equal the value ``__init__`` makes."""
+def test_the_explanation_is_made_on_demand_and_equal_to_the_test() -> None:
+    """The levels are made when first read, once, and hold every field of LevelCheck;
+    a NormResult equals one made by its ``__init__`` from the same fields."""
     norm = player_norm([(0, 1.0), (1, 1.0), (2, 0.5), (3, 1.0)], [1500.0, 1400.0, 1600.0, 1300.0],
                        ["a", "b", "c", "d"])
     assert set(vars(norm)) == {f.name for f in fields(NormResult)}
     assert norm == NormResult(**vars(norm))
+    assert norm.levels is norm.levels  # made once
     for check in norm.levels:
-        assert set(vars(check)) == {f.name for f in fields(LevelCheck)}
         assert check == LevelCheck(**vars(check))
     # by hand (titles.md's table), S = 3.5 against 1300, 1400, 1500, 1600:
     # at 1200: 0.375 + 0.25 + 0.125 + 0 = 0.75, S - E = 2.75 > 1, earned;

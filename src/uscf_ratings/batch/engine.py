@@ -24,7 +24,7 @@ from ..core.explanation import stored_outcomes
 from ..core.kernels import UNKNOWN
 from ..core.layout import BeforeRow, Columns, Lineup, before_rows, lineup
 from ..core.model import Player, Rating, Result, Section, System
-from ..core.norms import NORM_CODES, NORM_ELIGIBLE, norm_rules_for
+from ..core.norms import NORM_CODES, NORM_ELIGIBLE, norm_rules_for, section_reason
 from ..core.pipeline import (
     PROCEDURE_TYPES,
     LineupToRate,
@@ -219,11 +219,22 @@ def load() -> None:
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
     """One checked Swiss or round-robin section through Steps 1-5 and the floors,
     compiled: the numbers the office stores, without the explanations."""
+    return rate_outcomes_and_norms(section, norms=False)[0]
+
+
+def rate_outcomes_and_norms(section: Section, norms: bool = True
+                            ) -> tuple[tuple[Outcome, ...], dict[int, str]]:
+    """`rate_outcomes`, and the norm each entrant earns (its code by the pair number of its
+    first row), as the office stores them (`rate_lineups_and_norms`)."""
     rules = rules_for(section.start_date)
-    laid = lineup(section, rules, section_systems(section, rules),
-                  merge_entrants(section.players))
+    systems = section_systems(section, rules)
+    laid = lineup(section, rules, systems, merge_entrants(section.players))
     rows, _ = before_rows(laid, laid.ratings, {}, rules, section.end_date)
-    return outcomes(laid, laid.ratings, rows, section.end_date)
+    earn = norms and section_reason(section.type, section.online, systems,
+                                    section.start_date) is None
+    found, codes = rate_lineups_and_norms([(laid, laid.ratings, rows, section.end_date)],
+                                          [earn])
+    return found[0], codes[0]
 
 
 def outcomes(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[BeforeRow],

@@ -39,37 +39,15 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 
 from .constants import DOCUMENTED, Constants
 from .model import SCORE, Player, SectionType, System
 from .records import Column
-from .results import LevelCheck, NormResult
+from .results import NORM_LEVELS, LevelCheck, NormResult
 from .rules import RuleChange
 from .steps import Entrant, merge_entrants
 
-
-@dataclass(frozen=True)
-class NormLevel:
-    """One of the seven levels: the crosstable's code, the title five norms earn, its name
-    in US Chess's ratings API (NormLevel, AwardType), and whether the title also needs an
-    established rating at the level (titles.md, "Titles")."""
-
-    code: str
-    title: str
-    api: str
-    needs_rating: bool = False
-
-
-#: the levels from the lowest (1200 by default) up, each `norm_level_step` above the last
-NORM_LEVELS: tuple[NormLevel, ...] = (
-    NormLevel("N:4", "4th Category", "FourthCategory"),
-    NormLevel("N:3", "3rd Category", "ThirdCategory"),
-    NormLevel("N:2", "2nd Category", "SecondCategory"),
-    NormLevel("N:1", "1st Category", "FirstCategory"),
-    NormLevel("N:C", "Candidate Master", "CandidateMaster", needs_rating=True),
-    NormLevel("N:M", "Life Master", "LifeMaster", needs_rating=True),
-    NormLevel("N:S", "Senior Life Master", "SeniorLifeMaster", needs_rating=True),
-)
 NORM_CODES: tuple[str, ...] = tuple(level.code for level in NORM_LEVELS)
 #: how many levels there are (a plain number, for the compiled path)
 LEVEL_COUNT = 7
@@ -207,8 +185,8 @@ def most_meetings(opponents: Sequence[int], start: int, end: int) -> int:
     """The most games against one opponent among ``opponents[start:end]``."""
     most = 0
     for i in range(start, end):
-        times = 0
-        for j in range(start, end):
+        times = 0  # the games from i on: the whole count at an opponent's first game
+        for j in range(i, end):
             if opponents[j] == opponents[i]:
                 times += 1
         if times > most:
@@ -246,11 +224,14 @@ def counted_norm_games(opponents: Sequence[int], scores: Sequence[float], start:
 
 def highest_norm(opponents: Sequence[float], m: int, score: float, c: Constants) -> int:
     """The index of the highest level earned (0 = 4th Category), or -1 for none. The
-    expected score grows with the level, so the levels earned are the lowest ones."""
-    for index in range(LEVEL_COUNT - 1, -1, -1):
-        if norm_earned(score, norm_units(norm_level(index, c), opponents, m, c), c):
-            return index
-    return -1
+    expected score grows with the level, so the levels earned are the lowest ones: the
+    test goes up from the lowest and stops at the first level not earned."""
+    best = -1
+    for index in range(LEVEL_COUNT):
+        if not norm_earned(score, norm_units(norm_level(index, c), opponents, m, c), c):
+            break
+        best = index
+    return best
 
 
 # --- one player's norm, with its explanation ----------------------------------------------
@@ -274,92 +255,72 @@ def section_reason(section_type: SectionType, online: bool, systems: Sequence[Sy
     return None
 
 
-def level_units(opponents: Sequence[float], c: Constants,
-                table: dict[float, list[float]]) -> list[float]:
-    """`norm_units` at every level against ``opponents`` (sorted ascending, all of them):
-    the same terms (`norm_expected_units`) added in the same order from 0.0, so the same
-    numbers to the last bit. Each opponent rating's terms are computed once and kept in
-    ``table``, which a section's players share: a 50-player section then computes 350
-    terms rather than 1,750 (bench/, docs/performance.md)."""
-    totals = [0.0] * LEVEL_COUNT
-    for rating in opponents:
-        row = table.get(rating)
-        if row is None:
-            row = table[rating] = [norm_expected_units(norm_level(index, c), rating, c)
-                                   for index in range(LEVEL_COUNT)]
-        for index in range(LEVEL_COUNT):
-            totals[index] += row[index]
-    return totals
+def level_checks(opponents: tuple[float, ...], score: float, c: Constants
+                 ) -> tuple[LevelCheck, ...]:
+    """The test at every level against ``opponents`` (their post-event ratings, sorted):
+    E, S - E and whether it exceeds the margin, as `highest_norm` decides it."""
+    unit = 2.0 * c.norm_table_below
+    checks = []
+    for index, level in enumerate(NORM_LEVELS):
+        units = norm_units(norm_level(index, c), opponents, len(opponents), c)
+        checks.append(LevelCheck(level.code, level.title, norm_level(index, c), units / unit,
+                                 score - units / unit, norm_earned(score, units, c)))
+    return tuple(checks)
 
 
 _new = object.__new__
 _set = object.__setattr__
 
 
-def level_check(code: str, title: str, level: float, expected: float, margin: float,
-                earned: bool) -> LevelCheck:
-    """``LevelCheck(...)``, the same value made in about a third of the time, as
-    model.rating_of_fields makes a Rating: a frozen dataclass's ``__init__`` sets each
-    field through ``object.__setattr__``, this sets them at once. Every player of every
-    section gets one per level (tests/bench/test_norm_sums.py holds the two equal)."""
-    made: LevelCheck = _new(LevelCheck)
-    _set(made, "__dict__", {"code": code, "title": title, "level": level,
-                            "expected": expected, "margin": margin, "earned": earned})
-    return made
-
-
 def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None],
-                labels: Sequence[str], c: Constants = DOCUMENTED,
-                table: dict[float, list[float]] | None = None) -> NormResult:
+                labels: Sequence[str], c: Constants = DOCUMENTED) -> NormResult:
     """The norm of one player from the player's rated ``games`` (opponent's index, score)
     and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
-    name the opponents in a reason; ``table`` keeps the terms of `level_units` across the
-    players of one section."""
-    against = [opponent for opponent, _ in games]
-    status = norm_eligibility(against, 0, len(games), c)
+    name the opponents in a reason."""
+    return _norm_of([opponent for opponent, _ in games], [score for _, score in games],
+                    [math.nan if r is None else float(r) for r in posts], labels, c)
+
+
+def _norm_of(against: Sequence[int], scores: Sequence[float], posts: Sequence[float],
+             labels: Sequence[str], c: Constants) -> NormResult:
+    """`player_norm` of the games against the opponents ``against`` (their indexes) with
+    ``scores``, the post-event ratings as floats (NaN: none), made once for a section."""
+    played = len(against)
+    status = norm_eligibility(against, 0, played, c)
     if status == NORM_FEW_GAMES:
-        return not_eligible(f"{len(games)} rated game{'s' if len(games) != 1 else ''}; a norm "
+        return not_eligible(f"{played} rated game{'s' if played != 1 else ''}; a norm "
                             f"needs at least {c.norm_min_games:g}")
     if status == NORM_MET_TOO_OFTEN:
         most, times = Counter(against).most_common(1)[0]
         return not_eligible(f"met {labels[most]} {times} times; a norm allows at most "
                             f"{c.norm_max_meetings:g} games with one opponent")
-    ratings = [0.0] * len(games)
-    m, score = counted_norm_games(against, [s for _, s in games], 0, len(games),
-                                  [math.nan if r is None else float(r) for r in posts], 0,
-                                  ratings)
-    opponents = sorted(ratings[:m])
-    m = len(opponents)
-    unit = 2.0 * c.norm_table_below
-    checks = []
-    best = -1  # highest_norm's answer, from the same tests at every level
-    totals = level_units(opponents, c, {} if table is None else table)
-    for index, level in enumerate(NORM_LEVELS):
-        at = norm_level(index, c)
-        units = totals[index]
-        earned = norm_earned(score, units, c)
-        if earned:
-            best = index
-        checks.append(level_check(level.code, level.title, at, units / unit,
-                                  score - units / unit, earned))
-    skipped = len(games) - m
+    counted = [0.0] * played
+    m, score = counted_norm_games(against, scores, 0, played, posts, 0, counted)
+    opponents = tuple(sorted(counted[:m]))
+    best = highest_norm(opponents, m, score, c)
+    skipped = played - m
     reason = f"{m} games against opponents with a post-event rating"
     if skipped:
         reason += f" ({skipped} against an opponent without one not counted)"
-    made: NormResult = _new(NormResult)  # NormResult(...), made as `level_check` is
+    made: NormResult = _new(NormResult)  # NormResult(...), its fields set at once
     _set(made, "__dict__", {"code": NORM_CODES[best] if best >= 0 else None,
                             "eligible": True, "reason": reason, "score": score, "games": m,
-                            "needed": c.norm_margin, "levels": tuple(checks)})
+                            "needed": c.norm_margin,
+                            "explain": partial(level_checks, opponents, score, c)})
     return made
 
 
-def entrant_games(entrants: Sequence[Entrant]) -> list[list[tuple[int, float]]]:
-    """Each entrant's rated games (W, L, D) as (opponent's entrant index, score), from all
-    of its rows: a member entered twice earns one norm from all its games."""
+def entrant_games(entrants: Sequence[Entrant]) -> list[tuple[list[int], list[float]]]:
+    """Each entrant's rated games (W, L, D) as the opponents' entrant indexes and the
+    scores, from all of its rows: a member entered twice earns one norm from all its
+    games."""
     index = {p.pair: e.position for e in entrants for p in e.rows}
-    return [[(index[r.opponent], SCORE[r.code]) for p in e.rows for r in p.results
-             if r.code in SCORE and r.opponent is not None and r.opponent in index]
-            for e in entrants]
+    found = []
+    for e in entrants:
+        games = [(index[r.opponent], SCORE[r.code]) for p in e.rows for r in p.results
+                 if r.code in SCORE and r.opponent in index]
+        found.append(([o for o, _ in games], [s for _, s in games]))
+    return found
 
 
 def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
@@ -370,9 +331,9 @@ def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
         ineligible = not_eligible(reason)
         return tuple(ineligible for _ in entrants)
     labels = [f"pair {e.first.pair}" for e in entrants]
-    table: dict[float, list[float]] = {}
-    return tuple(player_norm(games, posts, labels, c, table)
-                 for games in entrant_games(entrants))
+    floats = [math.nan if r is None else float(r) for r in posts]
+    return tuple(_norm_of(against, scores, floats, labels, c)
+                 for against, scores in entrant_games(entrants))
 
 
 def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],

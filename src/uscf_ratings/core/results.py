@@ -7,8 +7,9 @@ rating and the state a later event starts from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from .floors import Floors
@@ -91,10 +92,35 @@ class LevelCheck:
 
 
 @dataclass(frozen=True)
+class NormLevel:
+    """One of the seven norm levels (core/norms.py): the crosstable's code, the title five
+    norms earn, its name in US Chess's ratings API (NormLevel, AwardType), and whether the
+    title also needs an established rating at the level (titles.md, "Titles")."""
+
+    code: str
+    title: str
+    api: str
+    needs_rating: bool = False
+
+
+#: the levels from the lowest (1200 by default) up, each `norm_level_step` above the last
+NORM_LEVELS: tuple[NormLevel, ...] = (
+    NormLevel("N:4", "4th Category", "FourthCategory"),
+    NormLevel("N:3", "3rd Category", "ThirdCategory"),
+    NormLevel("N:2", "2nd Category", "SecondCategory"),
+    NormLevel("N:1", "1st Category", "FirstCategory"),
+    NormLevel("N:C", "Candidate Master", "CandidateMaster", needs_rating=True),
+    NormLevel("N:M", "Life Master", "LifeMaster", needs_rating=True),
+    NormLevel("N:S", "Senior Life Master", "SeniorLifeMaster", needs_rating=True),
+)
+
+
+@dataclass(frozen=True)
 class NormResult:
     """A player's norm in a section: the highest level earned (the crosstable's code, or
-    None), the score and games it rests on, the test at every level, and why a player was
-    not eligible."""
+    None), the score and games it rests on, why a player was not eligible, and the test at
+    every level (`levels`), made when first asked for from what the norm was decided on:
+    every player of every section carries a norm, few are read level by level."""
 
     code: str | None
     eligible: bool
@@ -102,12 +128,20 @@ class NormResult:
     score: float = 0.0  #: S over the games counted
     games: int = 0  #: the games counted (rated, against an opponent with a post rating)
     needed: float = 1.0  #: the margin S - E must exceed
-    levels: tuple[LevelCheck, ...] = ()
+    #: makes the test at every level (core/norms.py, `level_checks` over the opponents'
+    #: ratings and the score); None for a player not eligible
+    explain: Callable[[], tuple[LevelCheck, ...]] | None = field(
+        default=None, compare=False, repr=False)
+
+    @cached_property
+    def levels(self) -> tuple[LevelCheck, ...]:
+        """The test at every level, from the lowest (none for a player not eligible)."""
+        return () if self.explain is None else self.explain()
 
     @property
     def title(self) -> str | None:
         """The title the norm counts toward (the highest level earned)."""
-        return next((check.title for check in self.levels if check.code == self.code), None)
+        return next((level.title for level in NORM_LEVELS if level.code == self.code), None)
 
     def closest(self) -> LevelCheck | None:
         """The lowest level not earned: how far the player was from the next norm."""

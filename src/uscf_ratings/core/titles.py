@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from .constants import DOCUMENTED, Constants
-from .norms import LEVEL_COUNT, NORM_CODES, NORM_LEVELS, norm_level
+from .norms import LEVEL_COUNT, NORM_CODES, norm_level
+from .results import NORM_LEVELS
 
 
 @dataclass(frozen=True)

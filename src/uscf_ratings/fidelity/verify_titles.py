@@ -41,8 +41,8 @@ from datetime import date
 
 from ..core.constants import DOCUMENTED, Constants
 from ..core.model import SCORE, System
-from ..core.norms import NORM_CODES, NORM_LEVELS, norm_rules_for, norms_by_pair, section_reason
-from ..core.results import NormResult, SectionResult
+from ..core.norms import NORM_CODES, norm_rules_for, norms_by_pair, section_reason
+from ..core.results import NORM_LEVELS, NormResult, SectionResult
 from ..core.titles import RATINGS_TITLES, TITLE_NAMES, Title, TitleEvent, title_status
 from ..formats.member_titles import AwardRecord, MemberTitles, NormRecord
 from ..formats.ratings_api import ApiEvent, ApiSection

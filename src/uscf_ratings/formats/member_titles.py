@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.domain import FIELDS, MAX_GAMES, Domain, shown
-from ..core.norms import NORM_LEVELS
+from ..core.results import NORM_LEVELS
 from .bounds import read_input
 from .common import kind_of, load_json, utf8_text
 from .errors import Issue, ParseError
