@@ -100,7 +100,8 @@ def test_json_problems_name_the_path_and_what_was_expected(tmp_path: Path) -> No
         "members[3].ratings.R.rating: nan is not a number (up to 9 ASCII digits, such as 1850 or 1850.37)",
         "members[3].ratings.R.games: True is not a whole number (up to 9 ASCII digits, such as 12)",
         "members[4]: 'rating' is not a member field (expected id, name, birth_date, adult, state, "
-        "fide_rating, fide_date, cfc_rating, cfc_date, canadian_resident, ratings)",
+        "fide_rating, fide_date, cfc_rating, cfc_date, canadian_resident, ratings, titles, "
+        "norms)",
     ]
 
 
