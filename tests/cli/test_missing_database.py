@@ -34,6 +34,7 @@ COMMANDS = {
     "db player": ["db", "--db", "{url}", "player", "30000001"],
     "db event": ["db", "--db", "{url}", "event", "202608010001"],
     "db list": ["db", "--db", "{url}", "list", "--as-of", "2026-12-31"],
+    "db title-supplement": ["db", "--db", "{url}", "title-supplement", "--as-of", "2026-12-31"],
     "db token create": ["db", "--db", "{url}", "token", "create", "td"],
     "db token revoke": ["db", "--db", "{url}", "token", "revoke", "td"],
     "db token list": ["db", "--db", "{url}", "token", "list"],
