@@ -309,15 +309,16 @@ def lineup_norms(groups: NDArray[np.int64], sizes: NDArray[np.int64], first: NDA
     `norm_eligibility`, `counted_norm_games` (``post`` is NaN for no rating) and
     `highest_norm`. A test holds it to `core.norms.section_norms`."""
     levels = np.full(len(post), -1, np.int64)
+    ratings = np.empty(len(opponent))  # one scratch row for every player's opponents
     for k in range(len(groups)):
         at = groups[k]
         for row in range(at, at + sizes[k]):
             start, end = first[row], last[row]
             if norm_eligibility(opponent, start, end, c) != NORM_ELIGIBLE:
                 continue
-            ratings = np.empty(end - start)
             m, total = counted_norm_games(opponent, score, start, end, post, at, ratings)
-            levels[row] = highest_norm(np.sort(ratings[:m]), m, total, c)
+            ratings[:m].sort()  # ascending, in place: the order core.norms sums them in
+            levels[row] = highest_norm(ratings, m, total, c)
     return levels
 
 

@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
+from typing import NamedTuple
 
 from .constants import DOCUMENTED, Constants
 from .model import SCORE, Player, SectionType, System
@@ -277,63 +278,82 @@ def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None
     """The norm of one player from the player's rated ``games`` (opponent's index, score)
     and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
     name the opponents in a reason."""
-    return _norm_of([opponent for opponent, _ in games], [score for _, score in games],
-                    [math.nan if r is None else float(r) for r in posts], labels, c)
+    return _norm_of([opponent for opponent, _ in games], [score for _, score in games], 0,
+                    len(games), [math.nan if r is None else float(r) for r in posts], labels, c)
 
 
-def _norm_of(against: Sequence[int], scores: Sequence[float], posts: Sequence[float],
-             labels: Sequence[str], c: Constants) -> NormResult:
-    """`player_norm` of the games against the opponents ``against`` (their indexes) with
-    ``scores``, the post-event ratings as floats (NaN: none), made once for a section."""
-    played = len(against)
-    status = norm_eligibility(against, 0, played, c)
+def _norm_of(opponent: Sequence[int], score: Sequence[float], start: int, end: int,
+             posts: Sequence[float], labels: Sequence[str], c: Constants) -> NormResult:
+    """`player_norm` of the games ``start:end`` of the laid-out ``opponent`` (entrant
+    indexes) and ``score``, the post-event ratings as floats (NaN: none)."""
+    played = end - start
+    status = norm_eligibility(opponent, start, end, c)
     if status == NORM_FEW_GAMES:
         return not_eligible(f"{played} rated game{'s' if played != 1 else ''}; a norm "
                             f"needs at least {c.norm_min_games:g}")
     if status == NORM_MET_TOO_OFTEN:
-        most, times = Counter(against).most_common(1)[0]
+        most, times = Counter(opponent[start:end]).most_common(1)[0]
         return not_eligible(f"met {labels[most]} {times} times; a norm allows at most "
                             f"{c.norm_max_meetings:g} games with one opponent")
     counted = [0.0] * played
-    m, score = counted_norm_games(against, scores, 0, played, posts, 0, counted)
+    m, total = counted_norm_games(opponent, score, start, end, posts, 0, counted)
     opponents = tuple(sorted(counted[:m]))
-    best = highest_norm(opponents, m, score, c)
+    best = highest_norm(opponents, m, total, c)
     skipped = played - m
     reason = f"{m} games against opponents with a post-event rating"
     if skipped:
         reason += f" ({skipped} against an opponent without one not counted)"
     made: NormResult = _new(NormResult)  # NormResult(...), its fields set at once
     _set(made, "__dict__", {"code": NORM_CODES[best] if best >= 0 else None,
-                            "eligible": True, "reason": reason, "score": score, "games": m,
+                            "eligible": True, "reason": reason, "score": total, "games": m,
                             "needed": c.norm_margin,
-                            "explain": partial(level_checks, opponents, score, c)})
+                            "explain": partial(level_checks, opponents, total, c)})
     return made
 
 
-def entrant_games(entrants: Sequence[Entrant]) -> list[tuple[list[int], list[float]]]:
-    """Each entrant's rated games (W, L, D) as the opponents' entrant indexes and the
-    scores, from all of its rows: a member entered twice earns one norm from all its
-    games."""
+class NormGames(NamedTuple):
+    """A section's rated games laid out as core/layout.py lays them out: entrant e's games
+    are ``first[e]:last[e]`` of ``opponent`` (the opponent's entrant index) and ``score``."""
+
+    first: Sequence[int]
+    last: Sequence[int]
+    opponent: Sequence[int]
+    score: Sequence[float]
+
+
+def norm_games(entrants: Sequence[Entrant]) -> NormGames:
+    """Each entrant's rated games (W, L, D), from all of its rows (a member entered twice
+    earns one norm from all its games), laid out as `NormGames`."""
     index = {p.pair: e.position for e in entrants for p in e.rows}
-    found = []
+    first: list[int] = []
+    last: list[int] = []
+    opponent: list[int] = []
+    score: list[float] = []
     for e in entrants:
-        games = [(index[r.opponent], SCORE[r.code]) for p in e.rows for r in p.results
-                 if r.code in SCORE and r.opponent in index]
-        found.append(([o for o, _ in games], [s for _, s in games]))
-    return found
+        first.append(len(opponent))
+        for p in e.rows:
+            for r in p.results:
+                if r.code in SCORE and r.opponent in index:
+                    opponent.append(index[r.opponent])
+                    score.append(SCORE[r.code])
+        last.append(len(opponent))
+    return NormGames(first, last, opponent, score)
 
 
 def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
-                  reason: str | None, c: Constants = DOCUMENTED) -> tuple[NormResult, ...]:
+                  reason: str | None, c: Constants = DOCUMENTED,
+                  games: NormGames | None = None) -> tuple[NormResult, ...]:
     """The norm of every entrant of a section, from every entrant's post-event Regular
-    rating ``posts``; ``reason`` (`section_reason`) when none can earn one."""
+    rating ``posts``; ``reason`` (`section_reason`) when none can earn one. ``games``: the
+    section's games as its lineup lays them out, where the caller has it."""
     if reason is not None:
         ineligible = not_eligible(reason)
         return tuple(ineligible for _ in entrants)
+    laid = norm_games(entrants) if games is None else games
     labels = [f"pair {e.first.pair}" for e in entrants]
     floats = [math.nan if r is None else float(r) for r in posts]
-    return tuple(_norm_of(against, scores, floats, labels, c)
-                 for against, scores in entrant_games(entrants))
+    return tuple(_norm_of(laid.opponent, laid.score, laid.first[e], laid.last[e], floats,
+                          labels, c) for e in range(len(entrants)))
 
 
 def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],

@@ -26,7 +26,7 @@ from .foreign import rate_foreign
 from .layout import BeforeRow, Columns, Lineup, before_rows, lineup
 from .match import rate_match
 from .model import SCORE, Rating, Section, SectionType, System
-from .norms import norm_rules_for, section_norms, section_reason
+from .norms import NormGames, norm_rules_for, section_norms, section_reason
 from .records import Before, Final, Games, Prepared, Trace, columns
 from .results import NormResult, Outcome, PlayerResult, RatingResult, SectionResult
 from .rules import RuleSet, rules_for
@@ -49,13 +49,16 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
     entrants = merge_entrants(section.players)
     dual = System.R in systems and System.Q in systems
     per_system: dict[System, list[RatingResult | None]]
+    laid_games: NormGames | None = None
     if section.type in PROCEDURE_TYPES:
-        per_system = rate_lineup(lineup(section, rules, systems, entrants), section, rules)
+        laid = lineup(section, rules, systems, entrants)
+        per_system = rate_lineup(laid, section, rules)
+        laid_games = NormGames(laid.first, laid.last, laid.opponent, laid.score)
     else:
         games = collect_games(entrants)
         rate = rate_match if section.type is SectionType.MATCH else rate_foreign
         per_system = {s: rate(section, rules, s, entrants, games) for s in systems}
-    found = norms_of(section, rules, systems, entrants, per_system)
+    found = norms_of(section, rules, systems, entrants, per_system, laid_games)
     players = tuple(
         PlayerResult(
             pair=e.first.pair,
@@ -72,16 +75,16 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
 
 
 def norms_of(section: Section, rules: RuleSet, systems: Sequence[System],
-             entrants: Sequence[Entrant], per_system: dict[System, list[RatingResult | None]]
-             ) -> tuple[NormResult, ...]:
+             entrants: Sequence[Entrant], per_system: dict[System, list[RatingResult | None]],
+             games: NormGames | None = None) -> tuple[NormResult, ...]:
     """Every entrant's norm toward the titles (norms.py), from the post-event ratings of
-    the system norms are earned in."""
+    the system norms are earned in; ``games``: the lineup's games, where it was laid out."""
     reason = section_reason(section.type, section.online, systems, section.start_date)
     norm_rules = norm_rules_for(section.start_date)
     rated = per_system.get(norm_rules.system) if norm_rules is not None else None
     posts = [r.post if r is not None else None for r in rated] if rated is not None \
         else [None] * len(entrants)
-    return section_norms(entrants, posts, reason, rules.constants)
+    return section_norms(entrants, posts, reason, rules.constants, games)
 
 
 def rate_lineup(laid: Lineup, section: Section, rules: RuleSet
