@@ -94,3 +94,15 @@ def test_the_check_can_see_a_heavy_import() -> None:
     would pass whatever the CLI imported)."""
     found, _ = imported_after("import sqlalchemy", NUMERIC_AND_DATABASE)
     assert found == ["sqlalchemy"]
+
+
+#: the comparison with real and published sections: only `fidelity` and `verify` need it
+FIDELITY = ("uscf_ratings.fidelity.verify", "uscf_ratings.fidelity.verify_titles",
+            "uscf_ratings.fidelity.report", "uscf_ratings.fidelity.norm_agreement",
+            "uscf_ratings.formats.member_titles")
+
+
+def test_help_loads_no_fidelity_module() -> None:
+    found, printed = imported_after(RUN_CLI.format(args=["--help"]), FIDELITY)
+    assert "\n  verify " in printed and "\n  fidelity " in printed
+    assert found == []

@@ -7,19 +7,21 @@ from __future__ import annotations
 import json
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..core.model import System
-from ..fidelity import verify_titles
-from ..fidelity.verify import EventCheck, PlayerCheck, summary, to_dict, verify
-from ..fidelity.verify_titles import MemberCheck, fetched_sections, verify_member
 from ..formats.api_client import BASE_URL, FetchError, RatingsApi
 from ..formats.bounds import read_input
 from ..formats.errors import ParseError
-from ..formats.member_titles import MemberTitles, read_member_titles, sniff
 from ..formats.ratings_api import ApiEvent, read_records
 from .options import date_option, systems_option
+
+if TYPE_CHECKING:  # imported by the command that uses them, not at start-up
+    from ..fidelity.verify import EventCheck, PlayerCheck
+    from ..fidelity.verify_titles import MemberCheck
+    from ..formats.member_titles import MemberTitles
 
 
 def _api(base_url: str) -> RatingsApi:
@@ -61,6 +63,13 @@ def verify_command(sources: tuple[str, ...], event_date: date | None,
     --titles`): the member's norm in each section of the events given, and the titles
     they make, are compared with US Chess's, each difference with its cause.
     """
+    # the comparison rates sections: imported here, so that `uscf --help` and the other
+    # commands start without the fidelity modules (docs/performance.md, start-up)
+    from ..fidelity import verify_titles
+    from ..fidelity.verify import summary, to_dict, verify
+    from ..fidelity.verify_titles import fetched_sections, verify_member
+    from ..formats.member_titles import read_member_titles, sniff
+
     verified: list[tuple[ApiEvent, EventCheck]] = []
     members: list[tuple[str, MemberTitles]] = []
     for source in sources:
