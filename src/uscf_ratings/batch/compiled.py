@@ -21,7 +21,8 @@ from ..core import blending, constants, kernels, norms, procedure, records
 
 #: kernel names in dependency order: each may call only the ones before it
 KERNEL_ORDER = ("pwe", "we", "n_star", "effective_games", "expected", "standard", "objective",
-                "_knots", "_below", "_above", "special_walk", "k_factor", "bonus_eligible",
+                "_knots", "_below", "_above", "special_walk", "k_factor", "most_meetings",
+                "bonus_eligible",
                 "all_wins", "all_losses", "uses_special", "plus_known", "counts_after",
                 "peak_before", "peak_after", "absolute_floor", "peak_floor", "olm_floor",
                 "lowered", "personal_floors", "olm_after")
@@ -30,7 +31,7 @@ PROCEDURE_ORDER = ("_sorted_opponents", "_every_player", "most_games", "prepare"
 BLENDING_ORDER = ("exact_sum", "age_rating", "source_weight", "blended_average")
 #: the norm test toward the titles (titles.md), written in the kernels' subset
 NORM_ORDER = ("norm_level", "norm_expected_units", "norm_units", "norm_earned",
-              "most_meetings", "norm_eligibility", "counted_norm_games", "highest_norm")
+              "norm_eligibility", "counted_norm_games", "highest_norm")
 
 
 def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:

@@ -13,6 +13,7 @@ taken in one fixed order, so a section gives the same floats however its games a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from .constants import Constants
 from .records import Column
@@ -206,6 +207,20 @@ def k_factor(n_eff: float, m: int, half: bool, dual_rating: float, c: Constants)
     if half:
         return (numerator / 2.0) / (n_eff + m / 2.0)
     return numerator / (n_eff + m)
+
+
+def most_meetings(opponents: Sequence[int] | Column[int], start: int, end: int) -> int:
+    """The most games against one opponent among ``opponents[start:end]`` (the bonus of
+    section 4.2 and a norm toward a title each allow at most two)."""
+    most = 0
+    for i in range(start, end):
+        times = 0  # the games from i on: the whole count at an opponent's first game
+        for j in range(i, end):
+            if opponents[j] == opponents[i]:
+                times += 1
+        if times > most:
+            most = times
+    return most
 
 
 def bonus_eligible(m: int, most: int, m3_needs_distinct: bool, c: Constants) -> bool:

@@ -43,6 +43,7 @@ from functools import partial
 from typing import NamedTuple
 
 from .constants import DOCUMENTED, Constants
+from .kernels import most_meetings
 from .model import SCORE, Player, SectionType, System
 from .records import Column
 from .results import NORM_LEVELS, LevelCheck, NormResult
@@ -180,19 +181,6 @@ def norm_earned(score: float, units: float, c: Constants) -> bool:
 
 #: `norm_eligibility`'s answers
 NORM_ELIGIBLE, NORM_FEW_GAMES, NORM_MET_TOO_OFTEN = 0, 1, 2
-
-
-def most_meetings(opponents: Sequence[int], start: int, end: int) -> int:
-    """The most games against one opponent among ``opponents[start:end]``."""
-    most = 0
-    for i in range(start, end):
-        times = 0  # the games from i on: the whole count at an opponent's first game
-        for j in range(i, end):
-            if opponents[j] == opponents[i]:
-                times += 1
-        if times > most:
-            most = times
-    return most
 
 
 def norm_eligibility(opponents: Sequence[int], start: int, end: int, c: Constants) -> int:

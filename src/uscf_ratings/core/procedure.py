@@ -31,6 +31,7 @@ from .kernels import (
     counts_after,
     effective_games,
     k_factor,
+    most_meetings,
     olm_after,
     peak_after,
     peak_before,
@@ -58,7 +59,7 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
     for i in range(terms.start[g], terms.stop[g]):
         lo, hi = games.first[i], games.last[i]
         m = hi - lo
-        wins = draws = most = 0
+        wins = draws = 0
         score = 0.0
         for j in range(lo, hi):
             s = games.score[j]
@@ -67,11 +68,7 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
                 wins += 1
             elif s == 0.5:
                 draws += 1
-            met = 0
-            for t in range(lo, hi):
-                if games.opponent[t] == games.opponent[j]:
-                    met += 1
-            most = max(most, met)
+        most = most_meetings(games.opponent, lo, hi)
 
         rated, r0, n = before.rated[i], before.r0[i], before.n[i]
         wins0, draws0, losses0 = before.wins[i], before.draws[i], before.losses[i]
