@@ -30,7 +30,7 @@ from ..core.pipeline import (
     LineupToRate,
     section_systems,
 )
-from ..core.records import Before, Final, Games, Prepared, Terms, Trace, fields_holding
+from ..core.records import Before, Column, Final, Games, Prepared, Terms, Trace, fields_holding
 from ..core.results import Outcome
 from ..core.rules import rules_for
 from ..core.steps import merge_entrants
@@ -213,7 +213,8 @@ def load() -> None:
     rules = rules_for(day)
     laid = lineup(section, rules, (System.R,), merge_entrants(section.players))
     rows, _ = before_rows(laid, laid.ratings, {}, rules, day)
-    rate_lineups_and_norms([(laid, laid.ratings, rows, day)], [True])  # and the norm test
+    for earn in (True, False):  # a section that earns norms, and one that does not
+        rate_lineups_and_norms([(laid, laid.ratings, rows, day)], [earn])
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
@@ -270,7 +271,6 @@ def rate_lineups_and_norms(lineups: Sequence[LineupToRate], earn: Sequence[bool]
     if gathered.constants is None:
         return [], []
     terms, before, games_arrays = arrays(gathered)
-    rated = _rate_serial(terms, before, games_arrays, gathered.constants)
     # the first row of each lineup's Regular group, where its entrants may earn norms
     groups = [-1] * len(lineups)
     for i, ((laid, _, _, end), at, wanted) in enumerate(zip(lineups, starts, earn, strict=True)):
@@ -278,14 +278,15 @@ def rate_lineups_and_norms(lineups: Sequence[LineupToRate], earn: Sequence[bool]
         if rules is not None and rules.system in laid.systems:
             groups[i] = at + laid.systems.index(rules.system) * laid.size
     found: list[dict[int, str]] = [{} for _ in lineups]
-    if any(g >= 0 for g in groups):
-        sizes = [laid.size for laid, *_ in lineups]
-        chosen = [(g, n) for g, n in zip(groups, sizes, strict=True) if g >= 0]
-        levels = lineup_norms(np.array([g for g, _ in chosen], np.int64),
-                              np.array([n for _, n in chosen], np.int64),
-                              _array(games_arrays.first), _array(games_arrays.last),
-                              _array(games_arrays.opponent), _array(games_arrays.score),
-                              _array(rated.post), gathered.constants).tolist()
+    if all(g < 0 for g in groups):
+        rated = _rate_serial(terms, before, games_arrays, gathered.constants)
+    else:
+        chosen = [(g, laid.size) for g, (laid, *_) in zip(groups, lineups, strict=True)
+                  if g >= 0]
+        rated, levels_found = _rate_serial_and_norms(
+            terms, before, games_arrays, gathered.constants,
+            np.array([g for g, _ in chosen], np.int64), np.array([n for _, n in chosen], np.int64))
+        levels = levels_found.tolist()
         for i, ((laid, *_), g) in enumerate(zip(lineups, groups, strict=True)):
             if g >= 0:
                 found[i] = {pair: NORM_CODES[level] for pair, level
@@ -298,10 +299,20 @@ def rate_lineups_and_norms(lineups: Sequence[LineupToRate], earn: Sequence[bool]
 
 
 @numba.njit(cache=True, nogil=True)
-def lineup_norms(groups: NDArray[np.int64], sizes: NDArray[np.int64], first: NDArray[np.int64],
-                 last: NDArray[np.int64], opponent: NDArray[np.int64],
-                 score: NDArray[np.float64], post: NDArray[np.float64], c: Constants
-                 ) -> NDArray[np.int64]:
+def _rate_serial_and_norms(terms: Terms, before: Before, games: Games, c: Constants,
+                           groups: NDArray[np.int64], sizes: NDArray[np.int64]
+                           ) -> tuple[Final, NDArray[np.int64]]:
+    """`_rate_serial`, then `lineup_norms` from the post-event ratings just computed, in
+    one call of compiled code (a call costs more than the norms of a section)."""
+    rated = _rate_serial(terms, before, games, c)
+    return rated, lineup_norms(groups, sizes, games.first, games.last, games.opponent,
+                               games.score, rated.post, c)
+
+
+@numba.njit(cache=True, nogil=True)
+def lineup_norms(groups: NDArray[np.int64], sizes: NDArray[np.int64], first: Column[int],
+                 last: Column[int], opponent: Column[int], score: Column[float],
+                 post: Column[float], c: Constants) -> NDArray[np.int64]:
     """For every row of the Regular groups starting at rows ``groups`` (of ``sizes``
     entrants), the index of the highest norm level the entrant earns (0 = 4th Category),
     else -1; -1 for every other row. `core.norms.player_norm`'s test over the laid-out
