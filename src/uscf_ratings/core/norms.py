@@ -15,7 +15,7 @@ The points titles.md leaves open were settled by the 6,738 norm marks of the 882
 sections in ../shared/uscf_real (docs/norms.md has the table of every choice and how many
 marks it reproduces):
 
-- each opponent counts with the **post-event** Regular rating (pre-event: 87.5% of the marks
+- each opponent counts with the **post-event** Regular rating (pre-event: 89.0% of the marks
   reproduced; post-event: 99.99%), which also gives an unrated opponent a rating;
 - a member entered more than once is one player, with the games of every entry;
 - **at least 4 rated games** played (not rounds); no opponent met more than twice;
@@ -77,7 +77,6 @@ NORM_RULE_SETS: tuple[NormRules, ...] = (
 
 
 TITLES = "titles.md, 'A norm in one section'"
-EVIDENCE = "../shared/uscf_real: 6,738 published marks in 882 sections (docs/norms.md)"
 
 #: The norm rules as rows of the rules table (docs/rules.md): what each rests on, and for
 #: the points titles.md leaves open, how many published marks each reading reproduces.
