@@ -35,7 +35,15 @@ from ..core.results import Outcome
 from ..core.rules import rules_for
 from ..core.steps import merge_entrants
 from ..core.validate import check_section
-from .compiled import counted_norm_games, highest_norm, most_games, norm_eligibility, prepare, rate
+from .compiled import (
+    counted_norm_games,
+    highest_norm,
+    most_games,
+    most_meetings,
+    norm_eligibility,
+    prepare,
+    rate,
+)
 
 #: the section types the compiled path rates (matches and foreign events have their own
 #: rules: core/match.py, core/foreign.py)
@@ -142,7 +150,8 @@ def outcome_records(rows: int) -> tuple[Prepared, Trace, Trace, Trace, Final]:
     prepared = Prepared(
         n_eff=np.empty(rows), step3=np.zeros(rows, np.bool_), special=np.zeros(rows, np.bool_),
         prior=np.zeros(rows, np.int64), score=np.empty(rows), k=np.empty(rows),
-        bonus_threshold=np.empty(rows), peak=np.empty(rows), floor_absolute=np.empty(rows),
+        bonus_threshold=np.empty(rows), most=np.zeros(rows, np.int64), peak=np.empty(rows),
+        floor_absolute=np.empty(rows),
         floor_peak=np.empty(rows), floor_olm=np.empty(rows))
     traces = [Trace(
         rating=np.full(rows, np.nan), unfloored=np.empty(rows), expected=np.empty(rows),
@@ -325,7 +334,8 @@ def lineup_norms(groups: NDArray[np.int64], sizes: NDArray[np.int64], first: Col
         at = groups[k]
         for row in range(at, at + sizes[k]):
             start, end = first[row], last[row]
-            if norm_eligibility(opponent, start, end, c) != NORM_ELIGIBLE:
+            if norm_eligibility(end - start, most_meetings(opponent, start, end),
+                                c) != NORM_ELIGIBLE:
                 continue
             m, total = counted_norm_games(opponent, score, start, end, post, at, ratings)
             ratings[:m].sort()  # ascending, in place: the order core.norms sums them in

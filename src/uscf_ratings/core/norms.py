@@ -182,13 +182,13 @@ def norm_earned(score: float, units: float, c: Constants) -> bool:
 NORM_ELIGIBLE, NORM_FEW_GAMES, NORM_MET_TOO_OFTEN = 0, 1, 2
 
 
-def norm_eligibility(opponents: Sequence[int], start: int, end: int, c: Constants) -> int:
-    """Whether the games ``opponents[start:end]`` (opponents' indexes) may earn a norm: at
-    least `norm_min_games` rated games and no opponent met more than `norm_max_meetings`
-    times."""
-    if end - start < c.norm_min_games:
+def norm_eligibility(played: int, most: int, c: Constants) -> int:
+    """Whether a player's ``played`` rated games, at most ``most`` against one opponent
+    (kernels.most_meetings, which the rating's bonus test counts too), may earn a norm: at
+    least `norm_min_games` games and no opponent met more than `norm_max_meetings` times."""
+    if played < c.norm_min_games:
         return NORM_FEW_GAMES
-    if most_meetings(opponents, start, end) > c.norm_max_meetings:
+    if most > c.norm_max_meetings:
         return NORM_MET_TOO_OFTEN
     return NORM_ELIGIBLE
 
@@ -265,22 +265,26 @@ def player_norm(games: Sequence[tuple[int, float]], posts: Sequence[float | None
     """The norm of one player from the player's rated ``games`` (opponent's index, score)
     and every player's post-event Regular rating ``posts`` (None: no rating); ``labels``
     name the opponents in a reason."""
-    return _norm_of([opponent for opponent, _ in games], [score for _, score in games], 0,
-                    len(games), [math.nan if r is None else float(r) for r in posts], labels, c)
+    against = [opponent for opponent, _ in games]
+    return _norm_of(against, [score for _, score in games], 0, len(games),
+                    most_meetings(against, 0, len(games)),
+                    [math.nan if r is None else float(r) for r in posts], labels, c)
 
 
 def _norm_of(opponent: Sequence[int], score: Sequence[float], start: int, end: int,
-             posts: Sequence[float], labels: Sequence[str], c: Constants) -> NormResult:
+             most: int, posts: Sequence[float], labels: Sequence[str], c: Constants
+             ) -> NormResult:
     """`player_norm` of the games ``start:end`` of the laid-out ``opponent`` (entrant
-    indexes) and ``score``, the post-event ratings as floats (NaN: none)."""
+    indexes) and ``score``, at most ``most`` against one opponent, the post-event ratings
+    as floats (NaN: none)."""
     played = end - start
-    status = norm_eligibility(opponent, start, end, c)
+    status = norm_eligibility(played, most, c)
     if status == NORM_FEW_GAMES:
         return not_eligible(f"{played} rated game{'s' if played != 1 else ''}; a norm "
                             f"needs at least {c.norm_min_games:g}")
     if status == NORM_MET_TOO_OFTEN:
-        most, times = Counter(opponent[start:end]).most_common(1)[0]
-        return not_eligible(f"met {labels[most]} {times} times; a norm allows at most "
+        often, times = Counter(opponent[start:end]).most_common(1)[0]
+        return not_eligible(f"met {labels[often]} {times} times; a norm allows at most "
                             f"{c.norm_max_meetings:g} games with one opponent")
     counted = [0.0] * played
     m, total = counted_norm_games(opponent, score, start, end, posts, 0, counted)
@@ -306,6 +310,9 @@ class NormGames(NamedTuple):
     last: Sequence[int]
     opponent: Sequence[int]
     score: Sequence[float]
+    #: per entrant, the most games against one opponent, where the rating counted them
+    #: (`records.Prepared.most`); else counted here
+    most: Sequence[int] | None = None
 
 
 def norm_games(entrants: Sequence[Entrant]) -> NormGames:
@@ -337,10 +344,12 @@ def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
         ineligible = not_eligible(reason)
         return tuple(ineligible for _ in entrants)
     laid = norm_games(entrants) if games is None else games
+    most = laid.most if laid.most is not None else [
+        most_meetings(laid.opponent, laid.first[e], laid.last[e]) for e in range(len(entrants))]
     labels = [f"pair {e.first.pair}" for e in entrants]
     floats = [math.nan if r is None else float(r) for r in posts]
-    return tuple(_norm_of(laid.opponent, laid.score, laid.first[e], laid.last[e], floats,
-                          labels, c) for e in range(len(entrants)))
+    return tuple(_norm_of(laid.opponent, laid.score, laid.first[e], laid.last[e], most[e],
+                          floats, labels, c) for e in range(len(entrants)))
 
 
 def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],

@@ -52,8 +52,8 @@ def rate_section(section: Section, rules: RuleSet | None = None) -> SectionResul
     laid_games: NormGames | None = None
     if section.type in PROCEDURE_TYPES:
         laid = lineup(section, rules, systems, entrants)
-        per_system = rate_lineup(laid, section, rules)
-        laid_games = NormGames(laid.first, laid.last, laid.opponent, laid.score)
+        per_system, most = rate_lineup(laid, section, rules)
+        laid_games = NormGames(laid.first, laid.last, laid.opponent, laid.score, most)
     else:
         games = collect_games(entrants)
         rate = rate_match if section.type is SectionType.MATCH else rate_foreign
@@ -88,14 +88,17 @@ def norms_of(section: Section, rules: RuleSet, systems: Sequence[System],
 
 
 def rate_lineup(laid: Lineup, section: Section, rules: RuleSet
-                ) -> dict[System, list[RatingResult | None]]:
+                ) -> tuple[dict[System, list[RatingResult | None]], Sequence[int]]:
     """Steps 1 to 5 and the floors, with their explanation, for every player of a Swiss
-    or round-robin section in each of its systems."""
+    or round-robin section in each of its systems; and each entrant's most games against
+    one opponent, as the bonus test counted them (the norms read them too)."""
     rows, initials = before_rows(laid, laid.ratings, {}, rules, section.end_date)
     before, games, prepared, steps, final = _run(laid, rows)
-    return {system: explain_group(g, laid, initials, before, games, prepared, steps, final,
-                                  section.end_date)
-            for g, system in enumerate(laid.systems)}
+    rated = {system: explain_group(g, laid, initials, before, games, prepared, steps, final,
+                                   section.end_date)
+             for g, system in enumerate(laid.systems)}
+    # an entrant's games are the same in each system: the first group's rows say it
+    return rated, [prepared.most[e] for e in range(laid.size)]
 
 
 def rate_rows(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[BeforeRow],

@@ -82,6 +82,7 @@ def prepare(g: int, terms: Terms, before: Before, games: Games, out: Prepared,
         out.score[i] = score
         out.k[i] = 0.0 if m == 0 else k_factor(
             n_eff, m, terms.half_k[g], r0 if terms.dual_regular[g] else math.nan, c)
+        out.most[i] = most
         out.bonus_threshold[i] = (terms.bonus_threshold[g] if bonus_eligible(
             m, most, terms.bonus_m3_distinct[g], c) else math.nan)
 

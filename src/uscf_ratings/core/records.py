@@ -79,6 +79,9 @@ class Prepared(NamedTuple):
     score: Column[float]  #: S
     k: Column[float]  #: K (0 without games)
     bonus_threshold: Column[float]  #: B where the player may earn a bonus, else NaN
+    #: the most games against one opponent: the bonus (section 4.2) and a norm toward a
+    #: title (core/norms.py) each allow two
+    most: Column[int]
     peak: Column[float]  #: the peak before the new rating (section 5)
     floor_absolute: Column[float]  #: AF, or 100
     floor_peak: Column[float]  #: NaN: none

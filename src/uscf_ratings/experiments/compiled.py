@@ -59,6 +59,7 @@ blended_average = KERNELS["blended_average"]
 NORM_KERNELS = {name: KERNELS[name] for name in NORM_ORDER}
 highest_norm = KERNELS["highest_norm"]
 norm_eligibility = KERNELS["norm_eligibility"]
+most_meetings = KERNELS["most_meetings"]
 counted_norm_games = KERNELS["counted_norm_games"]
 
 
@@ -112,9 +113,11 @@ class Awarded(NamedTuple):
 @numba.njit(cache=True, nogil=True)
 def _norm(i: int, played: Games, final: Final, c: Constants) -> int:
     """Row ``i``'s norm, as core.norms.player_norm decides it, through the same
-    functions compiled: `norm_eligibility`, `counted_norm_games`, `highest_norm`."""
+    functions compiled: `most_meetings`, `norm_eligibility`, `counted_norm_games`,
+    `highest_norm`."""
     first, last = played.first[i], played.last[i]
-    if norm_eligibility(played.opponent, first, last, c) != NORM_ELIGIBLE:
+    most = most_meetings(played.opponent, first, last)
+    if norm_eligibility(last - first, most, c) != NORM_ELIGIBLE:
         return -1
     opponents = np.empty(last - first)
     m, score = counted_norm_games(played.opponent, played.score, first, last, final.post, 0,
