@@ -72,3 +72,14 @@ def test_import_history_takes_us_chess_records_of_titles_and_norms(tmp_path: Pat
     assert "3rd Category (1400): 2 of 5" in shown
     # again: nothing replaced, nothing said
     assert run("db", "--db", url, "import-history", str(records)).output == out
+
+
+def test_titles_before_the_rating_rules_coverage(url: str) -> None:
+    """Titles and norms are older than the rating rules this project covers (2013 on):
+    asking for a date before them answers, never with a traceback; the supplement says
+    when nobody is in it."""
+    shown = run("db", "--db", url, "player", X, "--as-of", "2010-01-01")
+    assert shown.exit_code == 0 and "titles on 2010-01-01: none" in shown.output
+    empty = run("db", "--db", url, "title-supplement", "--as-of", "2010-01-01")
+    assert empty.exit_code == 0
+    assert empty.output == "no member holds a title or a norm toward one on 2010-01-01\n"

@@ -64,3 +64,11 @@ def test_a_stored_event_page_shows_each_norm_under_the_total_with_its_test(clien
     html = client.get("/events/202608010001").text
     assert '<abbr class="norm" title="a norm toward 3rd Category">N:3</abbr>' in html
     assert "Why these ratings and norm" in html
+
+
+def test_titles_before_the_rating_rules_coverage_answer(client: Any) -> None:
+    # titles are older than the rating rules (2013 on): a date before them is a day with
+    # no title in this office, not a server error
+    for path in ("/titles", "/titles.csv", "/api/titles"):
+        assert client.get(path, params={"as_of": "2010-01-01"}).status_code == 200, path
+    assert client.get("/players/30000001", params={"as_of": "2010-01-01"}).status_code == 200

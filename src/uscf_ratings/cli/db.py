@@ -740,6 +740,8 @@ def title_supplement_cmd(ctx: click.Context, as_of: object, as_csv: bool) -> Non
     if as_csv:
         click.echo(supplement_csv(entries), nl=False)
         return
+    if not entries:
+        click.echo(f"no member holds a title or a norm toward one on {day.isoformat()}")
     for e in entries:
         row = supplement_row(e)
         norms = " ".join(f"{code} {count}" for code, count

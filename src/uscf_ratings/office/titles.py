@@ -17,8 +17,8 @@ from datetime import date
 
 from sqlalchemy import Connection, or_, select
 
+from ..core.constants import DOCUMENTED
 from ..core.norms import NORM_CODES, NORM_RULE_SETS
-from ..core.rules import rules_for
 from ..core.titles import TITLE_NAMES, Earned, TitleEvent, TitleStatus, title_status
 from ..formats.csv_safety import safe_row
 from . import schema as t
@@ -26,6 +26,10 @@ from .store import aliases, state_from_json
 
 #: the system whose rows hold the norms and whose ratings titles rest on
 TITLE_SYSTEM = NORM_RULE_SETS[-1].system.value
+#: the numbers titles rest on (five norms, National Master's 2200, "established"): the
+#: documents' values, the same at every date; not the rating rules of a date, which
+#: begin in 2013 while titles and norms are older
+TITLE_CONSTANTS = DOCUMENTED
 
 
 def earned_before(c: Connection, ids: Iterable[str]) -> dict[str, Earned]:
@@ -45,7 +49,7 @@ def earned_before(c: Connection, ids: Iterable[str]) -> dict[str, Earned]:
     b = t.baselines.c
     for r in c.execute(select(b.member_id, b.rating, b.games, b.peak, b.as_of)
                        .where(b.member_id.in_(ids), b.system == TITLE_SYSTEM)):
-        if r.games > rules_for(r.as_of or date.today()).constants.established_after:
+        if r.games > TITLE_CONSTANTS.established_after:
             peaks[r.member_id] = max(r.rating, r.peak or r.rating)
     return {m: Earned(titles.get(m, {}), norms.get(m, {}), peaks.get(m))
             for m in set(titles) | set(norms) | set(peaks)}
@@ -62,7 +66,7 @@ def title_events(c: Connection, ids: Iterable[str]) -> dict[str, list[TitleEvent
             .where(r.member_id.in_(list(ids)), r.system == TITLE_SYSTEM)
             .order_by(r.end_date, r.start_date, r.event_id, r.section)):
         state = state_from_json(row.state_after)
-        established = rules_for(row.end_date).constants.established_after
+        established = TITLE_CONSTANTS.established_after
         found.setdefault(row.member_id, []).append(TitleEvent(
             row.end_date, row.event_id, row.section, row.norm, row.post,
             row.games_after is not None and row.games_after > established,
@@ -77,7 +81,7 @@ def member_title_status(c: Connection, member_id: str, as_of: date | None = None
     member_id = aliases(c).get(member_id, member_id)
     events = title_events(c, [member_id]).get(member_id, [])
     earned = earned_before(c, [member_id]).get(member_id)
-    return title_status(events, as_of, earned, rules_for(as_of or date.today()).constants)
+    return title_status(events, as_of, earned, TITLE_CONSTANTS)
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ def title_supplement(c: Connection, as_of: date) -> list[SupplementEntry]:
     stored norm up to ``as_of``, an imported title or norm count, or a Regular rating of
     the lowest title's rating or more (National Master, Original Life Master)."""
     r = t.ratings.c
-    rating_titles = rules_for(as_of).constants.national_master
+    rating_titles = TITLE_CONSTANTS.national_master
     ids = set(c.execute(select(r.member_id).distinct().where(
         r.system == TITLE_SYSTEM, r.end_date <= as_of,
         or_(r.norm.is_not(None), r.post >= rating_titles))).scalars())
@@ -106,7 +110,7 @@ def title_supplement(c: Connection, as_of: date) -> list[SupplementEntry]:
     if not ids:
         return []
     entries = []
-    constants = rules_for(as_of).constants
+    constants = TITLE_CONSTANTS
     events, earned = {}, {}
     listed = sorted(ids)
     for at in range(0, len(listed), 1000):  # one query a thousand members
