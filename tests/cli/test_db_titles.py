@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,48 @@ def test_titles_before_the_rating_rules_coverage(url: str) -> None:
     empty = run("db", "--db", url, "title-supplement", "--as-of", "2010-01-01")
     assert empty.exit_code == 0
     assert empty.output == "no member holds a title or a norm toward one on 2010-01-01\n"
+
+
+def test_a_merged_id_s_imported_titles_and_norms_are_the_member_s(url: str, tmp_path: Path
+                                                                  ) -> None:
+    # an old id of member X, listed with a title and norms, then merged into X: X holds the
+    # title at its date, and the norms count with X's own (X: 5 N:C and 1 N:M from the pool)
+    listed = tmp_path / "members.csv"
+    listed.write_text("id,name,titles,norms_4,norms_S\n"
+                      "39000001,Old Id,NationalMaster:2001-02-03,2,1\n")
+    assert run("db", "--db", url, "import-members", str(listed)).exit_code == 0
+    assert run("db", "--db", url, "merge", X, "39000001").exit_code == 0
+    shown = run("db", "--db", url, "player", X).output
+    assert "National Master 2001-02-03: carried from an import" in shown
+    # N:S: the imported one; N:4: 6 of the pool's, 2 + 1 imported
+    assert "Senior Life Master (2400): 1 of 5 [1 x N:S (imported)]" in shown
+    levels = json.loads(run("db", "--db", url, "player", X, "--json").output)["titles"]["norms"]
+    assert next(p["norms"] for p in levels if p["code"] == "N:4") == 9
+    supplement = run("db", "--db", url, "title-supplement", "--as-of", "2030-01-01",
+                     "--csv").output
+    assert "39000001" not in supplement and X in supplement
+
+
+def test_an_imported_count_is_one_entry_however_large(url: str, tmp_path: Path) -> None:
+    listed = tmp_path / "members.csv"
+    listed.write_text("id,name,norms_4\n39000002,Many,10000\n")
+    assert run("db", "--db", url, "import-members", str(listed)).exit_code == 0
+    shown = run("db", "--db", url, "player", "39000002").output
+    assert "4th Category (1200): 10000 of 5 [10000 x N:4 (imported)]" in shown
+    assert len(run("db", "--db", url, "player", "39000002", "--json").output) < 5_000
+
+
+def test_an_imported_norm_of_a_section_the_pool_rates_is_not_counted_twice(tmp_path: Path
+                                                                          ) -> None:
+    # docs/examples: the pool rates 900000000020 section 1, where member 90000011 earns
+    # N:3; US Chess's records list that norm and an N:2 of another event: 2 toward 3rd
+    # Category, as US Chess counts them, not 3
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    Office(url).init()
+    docs = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    assert run("db", "--db", url, "rate", str(docs / "made-up-norm.json")).exit_code == 0
+    done = run("db", "--db", url, "import-history", str(docs / "made-up-titles.json"))
+    assert ("note: member 90000011: the N:3 norm of event 900000000020 section 1 is not "
+            "carried: the pool rates that section itself") in done.output
+    shown = run("db", "--db", url, "player", "90000011").output
+    assert "3rd Category (1400): 2 of 5 [900000000020 s1 N:3, 1 x N:2 (imported)]" in shown

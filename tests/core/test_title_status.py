@@ -80,3 +80,11 @@ def test_imported_norms_alone_make_a_title() -> None:
     assert fourth.date is None and fourth.basis.endswith("(carried from an import)")
     # without an established rating it waits
     assert title_status([], earned=Earned(norms={"N:4": 5})).titles == ()
+
+
+def test_an_imported_title_is_held_from_its_date() -> None:
+    earned = Earned(titles={"CandidateMaster": date(2015, 6, 1), "FourthCategory": None})
+    before = title_status([], as_of=date(2015, 5, 31), earned=earned)
+    assert [t.key for t in before.titles] == ["FourthCategory"]  # undated: from the start
+    after = title_status([], as_of=date(2015, 6, 1), earned=earned)
+    assert {t.key for t in after.titles} == {"FourthCategory", "CandidateMaster"}

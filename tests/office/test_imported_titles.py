@@ -37,7 +37,9 @@ def test_a_list_s_titles_and_norms_are_where_the_titles_start(office: Office,
     assert (third.key, third.date, third.event) == ("ThirdCategory", date(2019, 5, 4), None)
     progress = {p.code: p for p in status.progress}
     assert (progress["N:C"].norms, progress["N:1"].norms, progress["N:M"].norms) == (5, 6, 0)
-    assert [n.event for n in progress["N:C"].earned] == [None, None, "E0", "E1", "E2"]
+    # the list's two N:C norms are one entry of count 2, then the pool's three
+    assert [(n.event, n.count) for n in progress["N:C"].earned] == [
+        (None, 2), ("E0", 1), ("E1", 1), ("E2", 1)]
     assert progress["N:1"].waiting == "waiting for an established rating"
     assert progress["N:3"].held and progress["N:3"].waiting is None
 

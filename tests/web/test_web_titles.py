@@ -37,7 +37,7 @@ def test_title_supplement_page_csv_and_api_agree(client: Any) -> None:
     assert [m["id"] for m in api] == [r["id"] for r in rows]
     earned = next(m for m in api if m["id"] == "30000001")["norms"][1]["earned"]
     assert earned == [{"date": "2026-08-01", "event": "202608010001", "section": 1,
-                       "code": "N:3"}]
+                       "code": "N:3", "count": 1}]
     # before the sample event: nobody
     assert client.get("/titles.csv", params={"as_of": "2026-07-31"}).text.count("\n") == 1
 

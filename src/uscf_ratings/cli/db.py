@@ -278,6 +278,8 @@ def import_history(ctx: click.Context, files: tuple[Path, ...], member: str | No
             carried = office.import_titles(records, ", ".join(map(str, titles)))
             for change in carried.changes:
                 click.echo(f"changed {change}")
+            for note in carried.notes:
+                click.echo(f"note: {note}", err=True)
             click.echo(f"imported the titles and norms of {carried.members} member(s)")
         if not histories:
             return
@@ -641,7 +643,7 @@ def _titles(status: dict[str, Any], day: date | None) -> None:
     click.echo("norms toward a title:" if counted else "norms toward a title: none")
     for p in counted:
         where = ", ".join(f"{n['event']} s{n['section']} {n['code']}" if n["event"]
-                          else f"{n['code']} (imported)" for n in p["earned"])
+                          else f"{n['count']} x {n['code']} (imported)" for n in p["earned"])
         waiting = f"; {p['waiting']}" if p["waiting"] else ""
         click.echo(f"  {p['title']} ({p['level']:.0f}): {p['norms']} of {p['needed']} "
                    f"[{where}]{waiting}")

@@ -69,12 +69,14 @@ class Title:
 
 @dataclass(frozen=True)
 class NormEarned:
-    """A norm counted toward a level: where it was earned and at which level."""
+    """Norms counted toward a level: where one was earned and at which level, or how many
+    an import carried at that level."""
 
     date: date | None
     event: str | None  #: None for norms carried from an import
     section: int | None
     code: str
+    count: int = 1  #: norms this entry stands for (an import's count at one level)
 
 
 @dataclass(frozen=True)
@@ -125,9 +127,11 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
         key: Title(key, TITLE_NAMES.get(key, key),
                    "RatingsTitle" if key in RATINGS_TITLES else "NormsTitle",
                    day, None, None, "carried from an import")
-        for key, day in earned.titles.items()}
+        for key, day in earned.titles.items()
+        if day is None or as_of is None or day <= as_of}  # a dated title from its date on
     norms: list[list[NormEarned]] = [
-        [NormEarned(None, None, None, code)] * earned.norms.get(code, 0) for code in NORM_CODES]
+        [NormEarned(None, None, None, code, earned.norms[code])] if earned.norms.get(code)
+        else [] for code in NORM_CODES]
     peak = earned.peak
     established = peak is not None
     waiting: list[str | None] = [None] * LEVEL_COUNT
@@ -136,7 +140,7 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
         """The norms-based titles whose conditions all hold after ``event`` (None: on what
         the import carried, before the first event)."""
         for index, level in enumerate(NORM_LEVELS):
-            count = sum(len(norms[i]) for i in range(index, LEVEL_COUNT))
+            count = sum(n.count for i in range(index, LEVEL_COUNT) for n in norms[i])
             if level.api in held or count < c.title_norms:
                 continue
             waiting[index] = _missing(index, established, peak, c)
@@ -174,7 +178,8 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
     for index, level in enumerate(NORM_LEVELS):
         counted = tuple(n for i in range(index, LEVEL_COUNT) for n in norms[i])
         progress.append(LevelProgress(
-            level.code, level.title, norm_level(index, c), len(counted), int(c.title_norms),
+            level.code, level.title, norm_level(index, c), sum(n.count for n in counted),
+            int(c.title_norms),
             counted, level.api in held, None if level.api in held else waiting[index]))
     order = [level.api for level in NORM_LEVELS] + list(RATINGS_TITLES)
     titles = sorted(held.values(), key=lambda t: (t.date or date.min, order.index(t.key)

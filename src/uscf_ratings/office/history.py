@@ -33,10 +33,12 @@ from . import schema as t
 
 @dataclass(frozen=True)
 class TitlesImported:
-    """What `Office.import_titles` did: members read, and each stored value replaced."""
+    """What `Office.import_titles` did: members read, each stored value replaced, and
+    what was left out."""
 
     members: int
     changes: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

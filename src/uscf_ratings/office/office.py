@@ -155,9 +155,11 @@ class Office:
         """Store what US Chess's records say each member earned (`uscf fetch --member ID
         --titles`, formats/member_titles.py) as titles and norm counts carried into the
         pool (core/titles.Earned): the awards that are titles, with their dates, and the
-        norms whose status is Active, counted by level. One transaction; each stored value
-        replaced is said."""
+        norms whose status is Active, counted by level. A norm of a section the pool holds
+        is left out, and said: the pool's own rating of it gives the norm. One
+        transaction; each stored value replaced is said."""
         changes: list[str] = []
+        notes: list[str] = []
         with writing(self.engine) as c:
             check_schema(c)
             merged = aliases(c)
@@ -166,11 +168,19 @@ class Office:
                 if c.execute(select(t.members.c.id).where(t.members.c.id == member)
                              ).first() is None:
                     c.execute(insert(t.members).values(id=member, name=""))
+                r = t.ratings.c
+                held = {(row.event_id, row.section) for row in c.execute(
+                    select(r.event_id, r.section).where(r.member_id == member))}
+                counted = [n for n in record.norms if n.counted]
+                own = [n for n in counted if (n.event, n.section) in held]
+                notes += [f"member {member}: the {n.code} norm of event {n.event} section "
+                          f"{n.section} is not carried: the pool rates that section itself"
+                          for n in own]
                 titles = {a.type: a.date for a in record.awards if a.type in TITLE_NAMES}
-                norms = Counter(n.code for n in record.norms if n.counted)
+                norms = Counter(n.code for n in counted if n not in own)
                 changes += carried_titles(c, member, titles, dict(norms), source)
             audit(c, "import_titles", {"members": len(records), "source": source})
-        return TitlesImported(len(records), tuple(changes))
+        return TitlesImported(len(records), tuple(changes), tuple(notes))
 
     def import_history(self, histories: Sequence[MemberHistory], source: str = "history"
                        ) -> HistoryImported:

@@ -35,17 +35,25 @@ TITLE_CONSTANTS = DOCUMENTED
 def earned_before(c: Connection, ids: Iterable[str]) -> dict[str, Earned]:
     """What each of ``ids`` had earned before the pool's history, where anything was
     imported: titles, norm counts, and the peak of an established imported Regular
-    rating (a baseline of more than 25 games)."""
+    rating (a baseline of more than 25 games). What was imported under an id merged into
+    one of ``ids`` (before or after the merge) is that member's: titles at their earliest
+    date, norm counts added."""
     ids = list(ids)
+    merged = aliases(c)
+    owner = {i: i for i in ids} | {d: k for d, k in merged.items() if k in set(ids)}
+    read = list(owner)
     titles: dict[str, dict[str, date | None]] = {}
     norms: dict[str, dict[str, int]] = {}
     peaks: dict[str, float] = {}
-    for r in c.execute(select(t.member_titles).where(t.member_titles.c.member_id.in_(ids))):
-        titles.setdefault(r.member_id, {})[r.title] = r.earned
+    for r in c.execute(select(t.member_titles).where(t.member_titles.c.member_id.in_(read))):
+        held = titles.setdefault(owner[r.member_id], {})
+        known = [d for d in (held.get(r.title), r.earned) if d is not None]
+        held[r.title] = min(known) if known else None
     n = t.member_norms.c
     for member, code, count in c.execute(select(n.member_id, n.code, n.count)
-                                         .where(n.member_id.in_(ids))):
-        norms.setdefault(member, {})[code] = count
+                                         .where(n.member_id.in_(read))):
+        counts = norms.setdefault(owner[member], {})
+        counts[code] = counts.get(code, 0) + count
     b = t.baselines.c
     for r in c.execute(select(b.member_id, b.rating, b.games, b.peak, b.as_of)
                        .where(b.member_id.in_(ids), b.system == TITLE_SYSTEM)):
@@ -106,7 +114,7 @@ def title_supplement(c: Connection, as_of: date) -> list[SupplementEntry]:
     ids |= set(c.execute(select(t.member_titles.c.member_id)).scalars())
     ids |= set(c.execute(select(t.member_norms.c.member_id)).scalars())
     merged = aliases(c)
-    ids = {i for i in ids if i not in merged}
+    ids = {merged.get(i, i) for i in ids}  # what a merged id earned is its member's
     if not ids:
         return []
     entries = []
@@ -161,7 +169,8 @@ def status_to_dict(status: TitleStatus) -> dict[str, object]:
         "norms": [{"code": p.code, "title": p.title, "level": p.level, "norms": p.norms,
                    "needed": p.needed, "held": p.held, "waiting": p.waiting,
                    "earned": [{"date": n.date.isoformat() if n.date else None,
-                               "event": n.event, "section": n.section, "code": n.code}
+                               "event": n.event, "section": n.section, "code": n.code,
+                               "count": n.count}
                               for n in p.earned]}
                   for p in status.progress],
     }
