@@ -14,6 +14,18 @@ class Issue:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
+class Issues:
+    """What a reader of the ratings API's JSON found wrong, gathered as it reads so that a
+    refusal lists every problem (the readers of ratings_api.py, member_history.py and
+    member_titles.py build on it)."""
+
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+
+    def problem(self, where: str, message: str) -> None:
+        self.issues.append(Issue(where, message))
+
+
 class ParseError(ValueError):
     """A file that could not be read; ``issues`` lists every problem found, not only the first."""
 

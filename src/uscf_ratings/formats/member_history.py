@@ -33,7 +33,7 @@ from typing import Any
 from ..core.model import Rating, System
 from .bounds import read_input
 from .common import kind_of, load_json, utf8_text
-from .errors import Issue, ParseError
+from .errors import Issue, Issues, ParseError
 from .ratings_api import BUNDLE_MARK, UNPUBLISHED_N, is_history_page, number_of, read_day
 
 #: ``ratingSource`` values that are not a US Chess rating system (OpenAPI RatingSource)
@@ -129,13 +129,7 @@ def read_history(path: Path | str, member: str | None = None,
     return found
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.issues: list[Issue] = []
-
-    def problem(self, where: str, message: str) -> None:
-        self.issues.append(Issue(where, message))
-
+class _Reader(Issues):
     def history(self, data: Any, member: str | None) -> MemberHistory | None:
         if isinstance(data, dict) and "member_sections" in data:
             if data.get("format") != BUNDLE_MARK:

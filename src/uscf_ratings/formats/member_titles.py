@@ -49,7 +49,7 @@ from ..core.domain import FIELDS, MAX_GAMES, Domain, shown
 from ..core.results import NORM_LEVELS
 from .bounds import read_input
 from .common import kind_of, load_json, utf8_text
-from .errors import Issue, ParseError
+from .errors import Issue, Issues, ParseError
 from .ratings_api import BUNDLE_MARK
 
 #: NormLevel (the API's name) -> the crosstable's code
@@ -168,13 +168,7 @@ def _page_of(data: Any) -> str | None:
     return None
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.issues: list[Issue] = []
-
-    def problem(self, where: str, message: str) -> None:
-        self.issues.append(Issue(where, message))
-
+class _Reader(Issues):
     def read(self, data: Any, member: str | None) -> MemberTitles | None:
         norm_pages: list[tuple[str, Any]] = []
         award_pages: list[tuple[str, Any]] = []

@@ -61,7 +61,7 @@ from typing import Any
 from ..core.model import Event, EventDetails, Player, Rating, Result, Section, SectionType, System
 from .bounds import read_input
 from .common import DATE_HELP, in_domain, kind_of, load_json, utf8_text
-from .errors import Issue, ParseError
+from .errors import Issue, Issues, ParseError
 from .outputs import total
 
 #: the ``format`` of the files ``uscf fetch`` writes
@@ -146,16 +146,13 @@ def read_records(path: Path | str, *, event_date: date | None = None,
     return found
 
 
-class _Reader:
+class _Reader(Issues):
     def __init__(self, path: Path, event_date: date | None,
                  systems: tuple[System, ...] | None):
+        super().__init__()
         self.path = path
         self.event_date = event_date
         self.systems = systems
-        self.issues: list[Issue] = []
-
-    def problem(self, where: str, message: str) -> None:
-        self.issues.append(Issue(where, message))
 
     # --- the two shapes ---------------------------------------------------------------
 
