@@ -205,58 +205,44 @@ class Context:
     member: str | None = None  #: --member for a page of a member's sections
 
 
+def _reader(door: str, read: Callable[[], object]) -> Verdict:
+    """A reader called: what it read is accepted, `ParseError` is refused, and every other
+    exception is the finding."""
+    from uscf_ratings.formats.errors import ParseError
+
+    try:
+        read()
+    except ParseError as error:
+        return refused(door, str(error), error)
+    except Exception as error:  # every other exception is the finding
+        return foreign(door, error)
+    return Verdict(door, ACCEPTED)
+
+
 def read_event(path: Path, ctx: Context) -> Verdict:
     """The readers (`formats.detect.read_any`): an event, or `ParseError`."""
     from uscf_ratings.formats.detect import read_any
-    from uscf_ratings.formats.errors import ParseError
 
-    try:
-        read_any(path)
-    except ParseError as error:
-        return refused("read", str(error), error)
-    except Exception as error:  # every other exception is the finding
-        return foreign("read", error)
-    return Verdict("read", ACCEPTED)
+    return _reader("read", lambda: read_any(path))
 
 
 def read_members_door(path: Path, ctx: Context) -> Verdict:
-    from uscf_ratings.formats.errors import ParseError
     from uscf_ratings.formats.member_list import read_members
 
-    try:
-        read_members(path)
-    except ParseError as error:
-        return refused("read-members", str(error), error)
-    except Exception as error:
-        return foreign("read-members", error)
-    return Verdict("read-members", ACCEPTED)
+    return _reader("read-members", lambda: read_members(path))
 
 
 def read_history_door(path: Path, ctx: Context) -> Verdict:
-    from uscf_ratings.formats.errors import ParseError
     from uscf_ratings.formats.member_history import read_history
 
-    try:
-        read_history(path, ctx.member)
-    except ParseError as error:
-        return refused("read-history", str(error), error)
-    except Exception as error:
-        return foreign("read-history", error)
-    return Verdict("read-history", ACCEPTED)
+    return _reader("read-history", lambda: read_history(path, ctx.member))
 
 
 def read_titles_door(path: Path, ctx: Context) -> Verdict:
     """US Chess's records of a member's norms and awards (`formats.member_titles`)."""
-    from uscf_ratings.formats.errors import ParseError
     from uscf_ratings.formats.member_titles import read_member_titles
 
-    try:
-        read_member_titles(path)
-    except ParseError as error:
-        return refused("read-titles", str(error), error)
-    except Exception as error:
-        return foreign("read-titles", error)
-    return Verdict("read-titles", ACCEPTED)
+    return _reader("read-titles", lambda: read_member_titles(path))
 
 
 #: the made-up section the titles seed's records are of (docs/check-my-rating.md)
