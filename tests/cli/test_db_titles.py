@@ -13,6 +13,9 @@ import pytest
 from tests.cli.test_db_commands import run
 from tests.office.test_titles import X, history
 
+from sqlalchemy import select
+
+from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
 
 
@@ -129,3 +132,19 @@ def test_an_imported_norm_of_a_section_the_pool_rates_is_not_counted_twice(tmp_p
             "carried: the pool rates that section itself") in done.output
     shown = run("db", "--db", url, "player", "90000011").output
     assert "3rd Category (1400): 2 of 5 [900000000020 s1 N:3, 1 x N:2 (imported)]" in shown
+
+
+def test_records_beside_a_refused_history_store_nothing(tmp_path: Path) -> None:
+    # one command, two files: US Chess's records of a member and a history the reader
+    # refuses: the refusal names the file, and neither is stored
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    Office(url).init()
+    records = Path(__file__).resolve().parents[2] / "docs" / "examples" / "made-up-titles.json"
+    bad = tmp_path / "history.json"
+    bad.write_text('{"items": [{"nothing": 1}]}')
+    done = run("db", "--db", url, "import-history", str(records), str(bad), ok=False)
+    assert done.exit_code == 1 and f"Error: {bad}" in done.output
+    office = Office(url)
+    with office.engine.connect() as c:
+        assert c.execute(select(schema.member_titles)).first() is None
+        assert c.execute(select(schema.member_norms)).first() is None

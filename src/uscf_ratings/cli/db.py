@@ -264,38 +264,43 @@ def import_history(ctx: click.Context, files: tuple[Path, ...], member: str | No
     A FILE of `uscf fetch --member ID --titles` (US Chess's records of the member's
     norms and awards) gives the titles and norm counts earned before the pool's
     history: the awards that are titles, and the Active norms counted by level."""
-    from ..formats.member_history import read_history
-    from ..formats.member_titles import read_member_titles, sniff
+    from ..formats.bounds import read_input
+    from ..formats.member_history import MemberHistory, read_history
+    from ..formats.member_titles import MemberTitles, read_member_titles, sniff
 
     if member is not None and len(files) > 1:
         raise click.UsageError("--member names the member of one file: give one FILE")
     try:
-        titles = [file for file in files if sniff(_head(file))]
-        histories = [read_history(file, member) for file in files if file not in titles]
-        records = [read_member_titles(file, member) for file in titles]
+        histories: list[tuple[Path, MemberHistory]] = []
+        records: list[tuple[Path, MemberTitles]] = []
+        for file in files:
+            raw = read_input(file)
+            if sniff(raw):
+                records.append((file, read_member_titles(file, member, data=raw)))
+            else:
+                histories.append((file, read_history(file, member, data=raw)))
         office = _office(ctx)
-        if records:
-            carried = office.import_titles(records, ", ".join(map(str, titles)))
-            for change in carried.changes:
-                click.echo(f"changed {change}")
-            for note in carried.notes:
-                click.echo(f"note: {note}", err=True)
-            click.echo(f"imported the titles and norms of {carried.members} member(s)")
-        if not histories:
-            return
-        done = office.import_history(histories, ", ".join(map(str, files)))
+        # the histories first: what refuses them refuses before anything is written, and
+        # the titles, read and checked already, are then stored
+        done = office.import_history([h for _, h in histories],
+                                     ", ".join(str(f) for f, _ in histories)) \
+            if histories else None
+        carried = office.import_titles([r for _, r in records],
+                                       ", ".join(str(f) for f, _ in records)) \
+            if records else None
     except FAILURES as error:
         raise click.ClickException(str(error)) from None
-    for note in done.notes:
-        click.echo(f"note: {note}", err=True)
-    click.echo(f"imported {done.sections} published rating(s) of {done.members} "
-               f"member(s){_rerated(done.rerated)}")
-
-
-def _head(path: Path) -> bytes:
-    """A file's first 64 KiB: enough to tell what it holds, without reading it all."""
-    with path.open("rb") as handle:
-        return handle.read(65536)
+    if done is not None:
+        for note in done.notes:
+            click.echo(f"note: {note}", err=True)
+        click.echo(f"imported {done.sections} published rating(s) of {done.members} "
+                   f"member(s){_rerated(done.rerated)}")
+    if carried is not None:
+        for change in carried.changes:
+            click.echo(f"changed {change}")
+        for note in carried.notes:
+            click.echo(f"note: {note}", err=True)
+        click.echo(f"imported the titles and norms of {carried.members} member(s)")
 
 
 def _rerated(sections: int) -> str:
