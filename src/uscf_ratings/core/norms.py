@@ -343,13 +343,21 @@ def section_norms(entrants: Sequence[Entrant], posts: Sequence[float | None],
     if reason is not None:
         ineligible = not_eligible(reason)
         return tuple(ineligible for _ in entrants)
-    laid = norm_games(entrants) if games is None else games
+    return laid_norms(norm_games(entrants) if games is None else games,
+                      [e.first.pair for e in entrants], posts, c)
+
+
+def laid_norms(laid: NormGames, pairs: Sequence[int], posts: Sequence[float | None],
+               c: Constants = DOCUMENTED) -> tuple[NormResult, ...]:
+    """The norm of every entrant of a section whose games are laid out (``laid``), named
+    by the pair number of its first row (``pairs``), from every entrant's post-event
+    Regular rating ``posts``."""
     most = laid.most if laid.most is not None else [
-        most_meetings(laid.opponent, laid.first[e], laid.last[e]) for e in range(len(entrants))]
-    labels = [f"pair {e.first.pair}" for e in entrants]
+        most_meetings(laid.opponent, laid.first[e], laid.last[e]) for e in range(len(pairs))]
+    labels = [f"pair {pair}" for pair in pairs]
     floats = [math.nan if r is None else float(r) for r in posts]
     return tuple(_norm_of(laid.opponent, laid.score, laid.first[e], laid.last[e], most[e],
-                          floats, labels, c) for e in range(len(entrants)))
+                          floats, labels, c) for e in range(len(pairs)))
 
 
 def norms_by_pair(players: Sequence[Player], posts: Mapping[int, float],

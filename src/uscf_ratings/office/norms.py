@@ -3,7 +3,7 @@
 The compiled path computes them in the call that rates the lineups
 (`batch.engine.rate_lineups_and_norms`); where the extra ``[fast]`` is not installed,
 `lineup_norms` gives the same from the lineup's games and the Regular outcomes, through
-`core.norms.player_norm` itself. A match or a foreign event is rated by
+`core.norms.laid_norms` itself. A match or a foreign event is rated by
 `core.pipeline.rate_section`, whose players carry their norm.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from ..core.layout import Lineup
-from ..core.norms import norm_rules_for, player_norm
+from ..core.norms import NormGames, laid_norms, norm_rules_for
 from ..core.pipeline import LineupToRate
 from ..core.pipeline import rate_lineups as rate_in_python
 from ..core.results import Outcome, SectionResult
@@ -22,21 +22,16 @@ from ..core.results import Outcome, SectionResult
 def lineup_norms(laid: Lineup, found: Sequence[Outcome], end: date) -> dict[int, str]:
     """Each entrant's norm code by the pair number of its first row (none: not there),
     from the post-event ratings of the outcomes ``found`` in the system norms are earned
-    in (`core.norms.norms_by_pair`, over the lineup's games)."""
+    in (`core.norms.laid_norms`, over the lineup's games, as `rate_section` reads them)."""
     rules = norm_rules_for(end)
     if rules is None or rules.system not in laid.systems:
         return {}
     post = {o.pair: o.post for o in found if o.system is rules.system}
-    posts = [post.get(pair) for pair in laid.pairs]
-    labels = [f"pair {pair}" for pair in laid.pairs]
-    codes = {}
-    for e, pair in enumerate(laid.pairs):
-        games = list(zip(laid.opponent[laid.first[e]:laid.last[e]],
-                         laid.score[laid.first[e]:laid.last[e]], strict=True))
-        code = player_norm(games, posts, labels, laid.constants).code
-        if code is not None:
-            codes[pair] = code
-    return codes
+    found_norms = laid_norms(NormGames(laid.first, laid.last, laid.opponent, laid.score),
+                             laid.pairs, [post.get(pair) for pair in laid.pairs],
+                             laid.constants)
+    return {pair: norm.code for pair, norm in zip(laid.pairs, found_norms, strict=True)
+            if norm.code is not None}
 
 
 def rate_lineups_and_norms(lineups: Sequence[LineupToRate], earn: Sequence[bool]
