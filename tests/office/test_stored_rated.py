@@ -151,12 +151,13 @@ def test_uscf_rate_and_the_office_start_a_blended_player_alike(tmp_path: Path) -
 
 
 def ratings_table(office: Office) -> list[tuple[object, ...]]:
-    """Every rating row, every number as stored (no rounding): equal means bit-equal."""
+    """Every rating row, every number as stored (no rounding), and the norm earned: equal
+    means bit-equal."""
     r = schema.ratings.c
     with office.engine.connect() as c:
         return sorted(tuple(row) for row in c.execute(select(
             r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games, r.post,
-            r.games_after, r.floor, r.state_after, r.wins, r.draws, r.losses)))
+            r.games_after, r.floor, r.state_after, r.wins, r.draws, r.losses, r.norm)))
 
 
 def events_table(office: Office) -> list[tuple[object, ...]]:
