@@ -2,13 +2,31 @@
 
 The core (`uscf_ratings.core`) is pure: frozen dataclasses in, frozen dataclasses
 out, no I/O. File formats, the CLI and the fidelity report are layers around it.
+
+The names below are imported when first used (PEP 562), so that importing a part of
+the package (the CLI, whose ``--help`` needs none of them) does not load the core.
 """
 
-from .core.model import Event, Player, Rating, Result, Section, System
-from .core.pipeline import rate_section
-from .core.results import RatingResult, SectionResult
-from .core.rules import RuleSet, rules_for
-from .formats.event_json import parse_event, read_event
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .core.model import Event, Player, Rating, Result, Section, System
+    from .core.pipeline import rate_section
+    from .core.results import RatingResult, SectionResult
+    from .core.rules import RuleSet, rules_for
+    from .formats.event_json import parse_event, read_event
+
+#: each public name and the module it comes from
+_FROM = {
+    "Event": "core.model", "Player": "core.model", "Rating": "core.model",
+    "Result": "core.model", "Section": "core.model", "System": "core.model",
+    "rate_section": "core.pipeline", "RatingResult": "core.results",
+    "SectionResult": "core.results", "RuleSet": "core.rules", "rules_for": "core.rules",
+    "parse_event": "formats.event_json", "read_event": "formats.event_json",
+}
 
 __all__ = [
     "Event",
@@ -25,3 +43,15 @@ __all__ = [
     "read_event",
     "rules_for",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_FROM[name]}", __name__), name)
+    globals()[name] = value  # the next use finds it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM})

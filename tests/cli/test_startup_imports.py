@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from tests.conftest import REPO
+
+from uscf_ratings.cli.lazy import LazyGroup
+from uscf_ratings.cli.main import COMMANDS, cli
 
 #: libraries that cost a tenth of a second or more to import, and that neither the
 #: help nor rating one event file needs
@@ -51,6 +55,57 @@ def test_importing_the_cli_loads_no_heavy_library() -> None:
     found, _ = imported_after("import uscf_ratings.cli.main",
                               NUMERIC_AND_DATABASE + WEB + VALIDATORS)
     assert found == []
+
+
+#: the modules of the package that `uscf --help` needs: the command group and its table
+FOR_HELP = ["uscf_ratings", "uscf_ratings.cli", "uscf_ratings.cli.lazy", "uscf_ratings.cli.main"]
+#: prints the package's modules loaded (as JSON)
+PACKAGE_MODULES = ("import json, sys\n"
+                   "{code}\n"
+                   "print(json.dumps(sorted(m for m in sys.modules "
+                   "if m.split('.')[0] == 'uscf_ratings')))\n")
+
+
+def package_modules_after(code: str) -> tuple[list[str], str]:
+    done = subprocess.run([sys.executable, "-c", PACKAGE_MODULES.format(code=code)], cwd=REPO,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    *printed, last = done.stdout.rstrip("\n").split("\n")
+    return json.loads(last), "\n".join(printed)
+
+
+def test_importing_the_cli_and_its_help_load_only_what_the_help_needs() -> None:
+    """Issue 39: importing the CLI loads only what `--help` needs. Every command is
+    imported when it runs (cli/lazy.py): neither the core nor the readers, the office,
+    the fidelity modules or the web app's settings are loaded by `uscf --help`."""
+    found, _ = package_modules_after("import uscf_ratings.cli.main")
+    assert found == FOR_HELP
+    found, printed = package_modules_after(RUN_CLI.format(args=["--help"]))
+    assert found == FOR_HELP
+    assert "\n  experiment " in printed
+    # the check sees a module the code loads: running a command imports its own
+    found, _ = package_modules_after(RUN_CLI.format(args=["rules"]))
+    assert "uscf_ratings.cli.rules" in found and "uscf_ratings.rules_table" in found
+
+
+def _help(group: click.Group, width: int) -> str:
+    return group.get_help(click.Context(group, info_name="uscf", terminal_width=width,
+                                        max_content_width=width))
+
+
+def test_the_list_of_commands_reads_as_click_makes_it_from_each_command() -> None:
+    """`uscf --help` shows each command's short help from the table in cli/main.py,
+    without importing the command: at every width, the list is the one click makes from
+    the commands themselves, imported (so a table entry cannot drift from its
+    command's help)."""
+    commands = {name: entry.load() for name, entry in COMMANDS.items()}
+    assert all(command.name == name for name, command in commands.items())
+    eager = click.Group("uscf", commands=commands, help=cli.help)
+    for width in (50, 80, 100, 200):
+        lazy = LazyGroup("uscf", lazy=COMMANDS, help=cli.help)
+        assert _help(lazy, width) == _help(eager, width)
+        lazy.get_command(click.Context(lazy), "rate")  # one command imported, the rest not
+        assert _help(lazy, width) == _help(eager, width)
 
 
 def test_help_loads_no_heavy_library() -> None:
@@ -106,3 +161,21 @@ def test_help_loads_no_fidelity_module() -> None:
     found, printed = imported_after(RUN_CLI.format(args=["--help"]), FIDELITY)
     assert "\n  verify " in printed and "\n  fidelity " in printed
     assert found == []
+
+
+def test_the_package_names_are_imported_when_first_used() -> None:
+    """`uscf_ratings.rate_section` and the other public names still come from the
+    package, loaded on first use (PEP 562) rather than when any part of it is imported;
+    every name of ``__all__`` resolves, and an unknown name is an AttributeError."""
+    import uscf_ratings
+    from uscf_ratings.core.pipeline import rate_section
+
+    assert uscf_ratings.rate_section is rate_section
+    assert all(getattr(uscf_ratings, name) is not None for name in uscf_ratings.__all__)
+    assert set(uscf_ratings.__all__) <= set(dir(uscf_ratings))
+    try:
+        uscf_ratings.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as error:
+        assert "no_such_name" in str(error)
+    else:
+        raise AssertionError("an unknown name resolved")

@@ -128,7 +128,7 @@ def test_a_foreign_exception_is_caught_at_a_reader_and_at_the_cli(
         raise KeyError("planted")
 
     monkeypatch.setattr(detect, "read_any", broken)
-    monkeypatch.setattr("uscf_ratings.cli.main.read_any", broken)
+    monkeypatch.setattr("uscf_ratings.cli.files.read_any", broken)
     path = tmp_path / "e.json"
     path.write_text("{}")
     for door in (doors.read_event, doors.rate_cli):

@@ -1,35 +1,57 @@
-"""The `uscf` command: a thin layer over the library."""
+"""The `uscf` command: a thin layer over the library.
+
+Each command lives in a module of its own, imported when the command runs
+(cli/lazy.py): ``uscf --help`` and importing this module load click and nothing of the
+core, the readers or the office.
+"""
 
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import replace
-from datetime import date
-from pathlib import Path
 
 import click
 
-from ..core.model import Event, System
-from ..core.pipeline import rate_section
-from ..core.results import SectionResult
-from ..core.rules import NoRuleSet
-from ..core.settled import settled
-from ..core.timecontrol import TimeControlError
-from ..core.validate import SectionError, section_label
-from ..formats.common import parse_systems, require_systems
-from ..formats.crosstable_text import render_section
-from ..formats.detect import FORMATS, read_any, write_any
-from ..formats.errors import ParseError
-from ..formats.result_json import PRIVATE_NOTICE, holds_birth_dates, write_results
-from .db import db
-from .experiment import experiment_command
-from .published import fetch_command, verify_command
-from .serve import serve
-from .warnings import warn_assumed_games
+from .lazy import LazyCommand, LazyGroup
+
+#: every command: where it is, and the first paragraph of its help (what ``uscf --help``
+#: shows of it; a test holds each to the command's own)
+COMMANDS = {
+    "rate": LazyCommand(
+        "uscf_ratings.cli.files:rate",
+        "Rate each event FILE and print its crosstables with pre -> post ratings."),
+    "convert": LazyCommand("uscf_ratings.cli.files:convert",
+                           "Convert an event between formats."),
+    "rules": LazyCommand("uscf_ratings.cli.rules:rules",
+                         "List every dated rule with its source sentence and status."),
+    "fidelity": LazyCommand(
+        "uscf_ratings.cli.rules:fidelity",
+        "Rate every real section and compare with the published ratings."),
+    "db": LazyCommand(  # the office's commands
+        "uscf_ratings.cli.db:db",
+        "The ratings office: a database that rates events in order and keeps the history."),
+    "serve": LazyCommand(  # the web app
+        "uscf_ratings.cli.serve:serve",
+        "Run the web app: the rating estimator and, with a database, the office's pages "
+        "(members, players with charts, events, the rating list) and its JSON API under /api."),
+    "verify": LazyCommand(  # what US Chess published, checked
+        "uscf_ratings.cli.published:verify_command",
+        "Rate each section US Chess published from its published pre-event ratings, and "
+        "compare every player's post-event rating with the published one."),
+    "fetch": LazyCommand(  # and downloaded
+        "uscf_ratings.cli.published:fetch_command",
+        "Download a rated event's records (its record, each section's record and "
+        "standings) from US Chess's public ratings API into EVENT_ID.json, which `uscf "
+        "verify`, `uscf rate` and `uscf db rate` read; or, with --member, a member's rated "
+        "sections into member-ID.json; with --member and --titles, the member's norms and "
+        "awards into member-ID-titles.json, which `uscf verify` compares with ours."),
+    "experiment": LazyCommand(  # variants of the rules over a history
+        "uscf_ratings.cli.experiment:experiment_command",
+        "Re-rate a whole history under each variant of the rules in SPEC (a TOML file) and "
+        "score how well each variant's pre-event ratings predicted the games."),
+}
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy=COMMANDS)
 @click.version_option(package_name="uscf-ratings")
 def cli() -> None:
     """Rate chess events by the US Chess rating system, exactly, by the rules of their date.
@@ -38,225 +60,5 @@ def cli() -> None:
     """
 
 
-@cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--json", "as_json", is_flag=True, help="One JSON document with a list `events`.")
-@click.option("--format", "fmt", type=click.Choice(["text", "msa", "csv", "html", "json"]),
-              default="text", show_default=True,
-              help="text: a crosstable per section; msa: the layout of the US Chess MSA pages; "
-                   "csv: a row per player and system; html: a self-contained page; json: as "
-                   "--json.")
-@click.option("--db", "url", default=None, metavar="URL",
-              help="Fill pre-event ratings, N and history from a ratings database "
-                   "(nothing is stored).")
-@click.option("--systems", default=None, metavar="R,Q",
-              help="Rating systems for sections whose file names neither systems nor a "
-                   "time control (SwissSys files, PGN without TimeControl); a file that "
-                   "states other systems is refused.")
-@click.option("--date", "event_date", default=None, metavar="YYYY-MM-DD",
-              help="The date of a file that gives none (a file without a date is refused); "
-                   "a file that states another start date is refused.")
-@click.option("--from", "from_format", type=click.Choice([f.name for f in FORMATS]),
-              help="The input format, if the content and extension do not tell it.")
-def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
-         systems: str | None, event_date: str | None, from_format: str | None) -> None:
-    """Rate each event FILE and print its crosstables with pre -> post ratings.
-
-    A FILE is event JSON, a US Chess rating report (a folder or zip of the three DBF
-    files), FIDE TRF, SwissSys .sjson, WinTD JSON, a CSV crosstable or PGN: the format is
-    told from the content and the extension.
-
-    Every file is read and checked before anything is printed; a file with problems is
-    refused whole, with the problems of every failing section listed.
-    """
-    rated = []
-    chosen, day = _systems_option(systems), _date_option(event_date)
-    for name in files:
-        try:
-            event = require_systems(read_any(name, from_format, event_date=day,
-                                             systems=chosen), name)
-        except ParseError as error:
-            raise click.ClickException(str(error)) from None
-        if url is not None:
-            event = _filled(event, url)
-        event = settled(event)  # rated as the office would store it (core/settled.py)
-        warn_assumed_games(name, event)
-        rated.append((event, _rate_sections(name, event)))
-    if as_json or fmt == "json":
-        # as json.dumps(..., indent=2) writes it, a player at a time (click's runner
-        # replaces sys.stdout as it replaces click's stream)
-        write_results(rated, sys.stdout.write)
-        sys.stdout.write("\n")
-        sys.stdout.flush()
-        return
-    # A rating that started from a birth date gives the age away (docs/web.md, Privacy):
-    # the output says so, first, in its own format (CSV on stderr, to stay a table).
-    private = holds_birth_dates(r for _, results in rated for r in results)
-    if private and fmt != "html":
-        click.echo(PRIVATE_NOTICE, err=fmt == "csv")
-        if fmt != "csv":
-            click.echo("")
-    if fmt != "text":
-        from ..formats import outputs
-
-        for event, results in rated:
-            if fmt == "html":
-                page = outputs.render_html(event, results, PRIVATE_NOTICE if private else None)
-                click.echo(page)
-            else:
-                render = {"msa": outputs.render_text, "csv": outputs.render_csv}[fmt]
-                click.echo(render(event, results), nl=fmt != "csv")
-        return
-    for event, results in rated:
-        click.echo(f"{event.name or event.id}  ({event.id}, {event.start_date} .. {event.end_date})")
-        for section, result in zip(event.sections, results, strict=True):
-            click.echo("")
-            click.echo(render_section(section, result))
-        click.echo("")
-
-
-def _rate_sections(name: str, event: Event) -> list[SectionResult]:
-    """Every section rated, or a ClickException with the problems of all that fail."""
-    results, problems = [], []
-    for section in event.sections:
-        try:
-            results.append(rate_section(section))
-        except SectionError as error:  # its lines name the section already
-            problems.append(str(error))
-        except (NoRuleSet, TimeControlError) as error:
-            problems.append(f"{section_label(section)}: {error}")
-    if problems:
-        raise click.ClickException(f"{name}: " + "\n".join(problems))
-    return results
-
-
-def _systems_option(text: str | None) -> tuple[System, ...] | None:
-    if not text:
-        return None
-    try:
-        return parse_systems(text)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--systems") from None
-
-
-def _date_option(text: str | None) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: expected a date as YYYY-MM-DD",
-                                 param_hint="--date") from None
-
-
-def _filled(event: Event, url: str) -> Event:
-    """The event's pre-event ratings, N and history from the database of ``url``, which
-    must exist (a SQLite file is not created): its errors are one line (`database_errors`)."""
-    from ..office.db import check_schema, check_url
-    from ..office.office import Office, fill_from_database
-    from .db import database_errors
-
-    with database_errors(url):
-        check_url(url, must_exist=True)
-        office = Office(url)
-        try:
-            with office.engine.connect() as connection:
-                check_schema(connection)
-                sections = tuple(fill_from_database(connection, s) for s in event.sections)
-        finally:
-            office.engine.dispose()
-    return replace(event, sections=sections)
-
-
-@cli.command()
-@click.argument("source", type=click.Path(exists=True))
-@click.argument("target", type=click.Path())
-@click.option("--from", "from_format", type=click.Choice([f.name for f in FORMATS]),
-              help="The input format, if the content and extension do not tell it.")
-@click.option("--to", "to_format", type=click.Choice([f.name for f in FORMATS]),
-              help="The output format, if the extension does not tell it.")
-@click.option("--systems", default=None, metavar="R,Q",
-              help="As for uscf rate: systems of sections whose file names neither.")
-@click.option("--date", "event_date", default=None, metavar="YYYY-MM-DD",
-              help="As for uscf rate: the date of a file that gives none.")
-def convert(source: str, target: str, from_format: str | None, to_format: str | None,
-            systems: str | None, event_date: str | None) -> None:
-    """Convert an event between formats.
-
-    Prints every file written, and on stderr a warning for each field that the target
-    format cannot hold (Q ratings, N, rating dates, FIDE ratings, ...), naming the
-    players."""
-    chosen, day = _systems_option(systems), _date_option(event_date)
-    try:
-        event = read_any(source, from_format, event_date=day, systems=chosen)
-    except ParseError as error:
-        raise click.ClickException(str(error)) from None
-    try:
-        written = write_any(event, target, to_format)
-    except ParseError as error:
-        raise click.ClickException(str(error)) from None
-    except (ValueError, OSError) as error:
-        raise click.ClickException(f"{target}: {error}") from None
-    for path in written.paths:
-        click.echo(f"wrote {path}")
-    for warning in written.warnings:
-        click.echo(f"warning: {warning}", err=True)
-
-
-@cli.command()
-@click.option("--markdown", is_flag=True, help="As the Markdown table of docs/rules.md.")
-def rules(markdown: bool) -> None:
-    """List every dated rule with its source sentence and status."""
-    from ..rules_table import render_markdown, render_text
-
-    click.echo(render_markdown() if markdown else render_text())
-
-
-@cli.command()
-@click.option("--shared", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=Path("../shared"), show_default=True,
-              help="The folder that holds uscf_real/ and recent/.")
-@click.option("--k", "k_policy", type=click.Choice(["era", "full", "half"]), default="era",
-              show_default=True, help="K of online sections: era = half before 2020-06-01.")
-@click.option("--json", "as_json", is_flag=True, help="The figures as JSON.")
-@click.option("--chain", is_flag=True,
-              help="Instead, chain the sections through a ratings office, with and without "
-                   "carried history (slower).")
-def fidelity(shared: Path, k_policy: str, as_json: bool, chain: bool) -> None:
-    """Rate every real section and compare with the published ratings."""
-    from ..fidelity.report import build_report, render, report_to_dict
-    from ..fidelity.sources import load_all
-
-    if chain:
-        import tempfile
-
-        from ..fidelity.chain import chain as run_chain
-
-        with tempfile.TemporaryDirectory() as folder:
-            figures = {
-                "without carried history": run_chain(
-                    shared, f"sqlite:///{folder}/plain.db", False, False).as_dict(),
-                "with carried history and June 2021 floors": run_chain(
-                    shared, f"sqlite:///{folder}/chained.db", True, True).as_dict(),
-            }
-        click.echo(json.dumps(figures, indent=2) if as_json else "\n".join(
-            f"{name}: {f['players']} players, {f['exact_share']:.1f}% exact, "
-            f"{f['within1_share']:.1f}% within 1" for name, f in figures.items()))
-        return
-
-    report = build_report(load_all(shared, k_policy))
-    if as_json:
-        click.echo(json.dumps(report_to_dict(report), indent=2))
-    else:
-        click.echo(render(report))
-
-
 def main() -> None:  # pragma: no cover
     cli(sys.argv[1:])
-
-
-cli.add_command(db)  # the office's commands
-cli.add_command(serve)  # the web app
-cli.add_command(verify_command)  # what US Chess published, checked
-cli.add_command(fetch_command)  # and downloaded
-cli.add_command(experiment_command)  # variants of the rules over a history
