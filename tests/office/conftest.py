@@ -1,17 +1,21 @@
 """Offices on SQLite (a temporary file) and on a real PostgreSQL server.
 
 PostgreSQL is named by $USCF_TEST_POSTGRES (``.ci/run`` installs and starts one); without
-it those tests skip, saying why, except under CI where a skip is a failure.
+it those tests skip, saying why, except under CI where a skip is a failure. The suite runs
+in several processes (pytest-xdist): each has a database of its own on that server,
+named after the one given and the process (``uscf_ci_gw0``), made when first needed, since
+each test empties the database it uses.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, make_url, select, text
 from tests.conftest import skip_or_fail
 
 from uscf_ratings.core.model import Event
@@ -27,7 +31,26 @@ def postgres_url() -> str:
     url = os.environ.get("USCF_TEST_POSTGRES", "")
     if not url:
         skip_or_fail("no PostgreSQL server: set USCF_TEST_POSTGRES=postgresql://user:pw@host/db")
-    return url
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return own_database(url, worker) if worker else url
+
+
+@functools.cache
+def own_database(url: str, worker: str) -> str:
+    """The URL of this test process's own database on the server of ``url``, created if
+    it is not there yet."""
+    given = make_url(url)
+    name = f"{given.database}_{worker}"
+    engine = create_engine(given.set(drivername="postgresql+psycopg"),
+                           isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as c:
+            if c.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                         {"name": name}).first() is None:
+                c.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return given.set(database=name).render_as_string(hide_password=False)
 
 
 def fresh_postgres(url: str) -> None:
