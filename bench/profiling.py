@@ -59,7 +59,7 @@ LANDMARKS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("lineup: each section's entrants, games and terms", "core/layout.py", "lineup"),
         ("rate_lineups: compiled Steps 2-5 of sections side by side, the states after",
          "batch/engine.py", "rate_lineups"),
-        ("outcome_rows: results to rows, states to JSON", "office/store.py", "outcome_rows"),
+        ("outcome_rows: results to rows, states to columns", "office/store.py", "outcome_rows"),
         ("write_outcomes: result rows written through the driver", "office/store.py",
          "write_outcomes"),
         ("state_json: each state after the event as JSON", "office/store.py", "state_json"),

@@ -21,6 +21,7 @@ from tests.office.conftest import fresh_postgres, postgres_url
 from uscf_ratings.office import schema
 from uscf_ratings.office.file_checks import POOL_FROM
 from uscf_ratings.office.office import Office
+from uscf_ratings.office.store import STATE_COLUMNS
 
 USCF = [sys.executable, "-c", "from uscf_ratings.cli.main import main; main()"]
 #: events of the batch: enough files for the pool of checking processes
@@ -41,7 +42,9 @@ def stored(url: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]
     office = Office(url)
     with office.engine.connect() as c:
         ratings = sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
-                          r.games_after, r.state_after) for r in c.execute(select(schema.ratings)))
+                          r.games_after,
+                          tuple(r._mapping[n] for n in STATE_COLUMNS))
+                         for r in c.execute(select(schema.ratings)))
         events = sorted((r.id, r.name, r.corrections, r.source)
                         for r in c.execute(select(schema.events)))
     office.engine.dispose()

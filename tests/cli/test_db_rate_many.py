@@ -15,6 +15,7 @@ from uscf_ratings.cli.main import cli
 from uscf_ratings.office import schema
 from uscf_ratings.office.file_checks import POOL_FROM
 from uscf_ratings.office.office import Office
+from uscf_ratings.office.store import STATE_COLUMNS
 
 
 def year_files(folder: Path, count: int) -> list[Path]:
@@ -200,7 +201,8 @@ def test_a_file_without_defaults_is_stored_as_its_text(tmp_path: Path) -> None:
 def dump(url: str) -> list[tuple[object, ...]]:
     office = Office(url)
     with office.engine.connect() as c:
-        rows = sorted((r.event_id, r.section, r.member_id, r.system, r.post, r.state_after)
+        rows = sorted((r.event_id, r.section, r.member_id, r.system, r.post,
+                       tuple(r._mapping[n] for n in STATE_COLUMNS))
                       for r in c.execute(select(schema.ratings)))
     office.engine.dispose()
     return rows

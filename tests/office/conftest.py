@@ -21,6 +21,7 @@ from tests.conftest import skip_or_fail
 from uscf_ratings.core.model import Event
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
+from uscf_ratings.office.store import STATE_COLUMNS
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
@@ -83,7 +84,9 @@ def office(office_url: str) -> Iterator[Office]:
 def dump(office: Office) -> list[tuple[object, ...]]:
     with office.engine.connect() as c:
         return sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
-                       r.games_after, r.state_after) for r in c.execute(select(schema.ratings)))
+                       r.games_after,
+                          tuple(r._mapping[n] for n in STATE_COLUMNS))
+                         for r in c.execute(select(schema.ratings)))
 
 
 def year(count: int = 14, seed: int = 5) -> list[Event]:

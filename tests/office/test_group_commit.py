@@ -17,6 +17,7 @@ from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import EventTransaction, Office, OfficeError
 from uscf_ratings.office.options import RateOptions
+from uscf_ratings.office.store import STATE_COLUMNS
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
@@ -47,7 +48,7 @@ def dump(office: Office) -> list[tuple[object, ...]]:
     """Every stored result, and the events and sections it belongs to."""
     with office.engine.connect() as c:
         ratings = sorted((r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games,
-                          r.post, r.games_after, r.floor, r.state_after)
+                          r.post, r.games_after, r.floor, tuple(r._mapping[n] for n in STATE_COLUMNS))
                          for r in c.execute(select(schema.ratings)))
         sections = sorted(tuple(r) for r in c.execute(select(schema.sections)))
         events = sorted((r.id, r.name, r.start_date, r.end_date, r.source, r.corrections)

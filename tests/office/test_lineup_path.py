@@ -24,7 +24,7 @@ from uscf_ratings.formats.member_records import Baseline, MemberRecord
 from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
-from uscf_ratings.office.store import state_from_json
+from uscf_ratings.office.store import STATE_COLUMNS
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
@@ -94,7 +94,7 @@ def stored(url: str) -> list[tuple[Any, ...]]:
     by the lineup (core/layout.py) in one path, from the model's results in the other."""
     with Office(url).engine.connect() as c:
         return sorted((r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games, r.post,
-                       r.games_after, r.floor, state_from_json(r.state_after), r.wins, r.draws,
+                       r.games_after, r.floor, tuple(r._mapping[n] for n in STATE_COLUMNS), r.wins, r.draws,
                        r.losses)
                       for r in c.execute(select(schema.ratings)))
 

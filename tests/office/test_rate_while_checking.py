@@ -16,6 +16,7 @@ from uscf_ratings.cli.main import cli
 from uscf_ratings.office import ingest, schema
 from uscf_ratings.office.file_checks import POOL_FROM
 from uscf_ratings.office.office import Office
+from uscf_ratings.office.store import STATE_COLUMNS
 
 
 def year_files(folder: Path, count: int) -> list[Path]:
@@ -26,7 +27,8 @@ def results(url: str) -> list[tuple[object, ...]]:
     office = Office(url)
     with office.engine.connect() as c:
         rows = sorted((r.event_id, r.section, r.member_id, r.system, round(r.post, 9),
-                       r.state_after) for r in c.execute(select(schema.ratings)))
+                       tuple(r._mapping[n] for n in STATE_COLUMNS))
+                      for r in c.execute(select(schema.ratings)))
     office.engine.dispose()
     return rows
 

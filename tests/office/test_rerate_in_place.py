@@ -89,9 +89,17 @@ def test_write_outcomes_updates_replaces_or_removes(office: Office) -> None:
     count = len(one_section)
     post = RATING_COLUMNS.index("post")
 
-    # the same players: every value column takes the new numbers
-    new = [r[:6] + tuple(None if v is None else (v + 1 if isinstance(v, (int, float))
-                                                  else v + " ") for v in r[6:])
+    # the same players: every value column takes the new numbers (a flag flipped; the
+    # count of match changes kept, as there are no rows of them to go with another)
+    def changed(name: str, v: Any) -> Any:
+        if v is None or name == "match_changes":
+            return v
+        if isinstance(v, bool):
+            return not v
+        return v + 1 if isinstance(v, (int, float)) else v + " "
+
+    new = [r[:6] + tuple(changed(name, v) for name, v in zip(RATING_COLUMNS[6:], r[6:],
+                                                            strict=True))
            for r in one_section]
     written(office, new, count)
     assert [r for r in section_rows(office, event_id) if r[1] == new[0][1]] == sorted(new)

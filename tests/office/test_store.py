@@ -1,114 +1,89 @@
 """The office's rows written and read through the driver (office/store.py, office/db.py)
-are those SQLAlchemy writes and reads; the state JSON is the text json.dumps gives."""
+are those SQLAlchemy writes and reads; a state after a rating is read back as written."""
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
-import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
-from uscf_ratings.core.model import MatchChange, Rating
+from uscf_ratings.core.model import MatchChange, Rating, System
 from uscf_ratings.core.pipeline import rate_section
-from uscf_ratings.core.results import outcomes_of
-from uscf_ratings.formats.result_json import rating_state
-from uscf_ratings.office import schema, store
-from uscf_ratings.office.db import Driver
+from uscf_ratings.core.results import Outcome, outcomes_of
+from uscf_ratings.office import schema
+from uscf_ratings.office.db import Driver, writing
 from uscf_ratings.office.office import Office
-from uscf_ratings.office.store import audit, insert_rows, member_facts, state_json
+from uscf_ratings.office.store import (
+    audit,
+    insert_rows,
+    member_facts,
+    outcome_rows,
+    row_states,
+    write_outcomes,
+)
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
 
-
-def json_of(state: Rating) -> str:
-    """The text the office stored before state_json."""
-    return json.dumps(rating_state(state))
-
-
-def test_state_json_is_the_text_of_json_dumps_for_the_states_of_a_year() -> None:
-    """Every state the lean path gives when the synthetic events are rated (unrated
-    players, established ones, peaks, floors), and each read back from its JSON."""
-    states = [o.state_after
-              for event in synthetic_events(federation(3000, 11), 60, 11, sizes=(4, 60))
-              for section in event.sections for o in outcomes_of(rate_section(section))]
-    assert len(states) > 3000
-    assert len({json_of(s) for s in states}) > 3000
-    for state in states:
-        assert state_json(state) == json_of(state)
-        again = Rating(**json.loads(state_json(state)) | {"date": state.date})
-        assert state_json(again) == json_of(again)
+#: states as unusual as a rating can be: every count unknown or known, a peak or none,
+#: floors set by hand and lowered, the OLM title, match changes, N assumed
+UNUSUAL = (
+    dict(wins=10, draws=5, losses=15, events3=4, peak=1612.5, floor=1400.0,
+         floor_lowered_from=1500.0, floor_lowered_to=1300.0, olm=True, games_above_2200=12,
+         match_changes=(MatchChange(date(2025, 12, 1), 54.5),
+                        MatchChange(date(2026, 1, 2), -3.0)), games_known=False),
+    dict(wins=0, draws=0, losses=0, events3=0, games_above_2200=0),
+    dict(peak=1e22, floor=100.0),
+    dict(match_changes=(MatchChange(date(2026, 1, 2), -0.0),)),
+    dict(wins=3, losses=None, games_above_2200=None, olm=True),
+    dict(),
+)
 
 
-def test_state_json_of_the_unusual_fields() -> None:
-    state = Rating(1500.25, 30, date(2026, 1, 3), 10, 5, 15, 4, 1612.5, 1400.0, 1500.0,
-                   1300.0, True, 12, (MatchChange(date(2025, 12, 1), 54.5),
-                                      MatchChange(date(2026, 1, 2), -3.0)), False)
-    assert state_json(state) == json_of(state)
-    assert json.loads(state_json(state))["match_changes"][1] == {"date": "2026-01-02",
-                                                                 "change": -3.0}
+def test_every_state_is_read_back_as_it_was_written(office: Office) -> None:
+    """The state after a rating is stored as columns and rows of match changes
+    (store.outcome_rows, write_outcomes) and read back (store.row_states) as the very
+    `Rating`: the states of a synthetic year's sections (unrated players, established
+    ones, peaks, counts known and not) and the unusual ones, on both servers."""
+    year = synthetic_events(federation(40, 11), 6, 11, sizes=(4, 12))
+    office.rate_many(year)
+    states = [o.state_after for event in year for section in event.sections
+              for o in outcomes_of(rate_section(section))]
+    section = year[0].sections[0]
+    end = section.end_date
+    members = [p.id for p in section.players]
+    written = [replace(s, date=end) for s in states[:len(members) - len(UNUSUAL)]] + [
+        Rating(1500.25 + i, 30 + i, end, **fields) for i, fields in enumerate(UNUSUAL)]
+    written = written[:len(members)]
+    assert len(written) == len(members) >= len(UNUSUAL) + 3
+    outcomes = [Outcome(pair, System.R, None, None, s.rating, s.games, None, s)
+                for pair, s in enumerate(written, 1)]
+    with writing(office.engine) as c:
+        driver = Driver(c)
+        key = (year[0].id, section.number, driver.date(end), driver.date(section.start_date))
+        changes: list[tuple[Any, ...]] = []
+        rows = outcome_rows(key, outcomes, dict(enumerate(members, 1)), {}, changes=changes)
+        stored = len(c.execute(select(schema.ratings).where(
+            schema.ratings.c.event_id == year[0].id,
+            schema.ratings.c.section == section.number)).all())
+        write_outcomes(driver, key, rows, stored, changes, had_changes=True)
+    with office.engine.connect() as c:
+        read = row_states(c, members, (end, section.start_date, year[0].id, section.number + 1))
+    assert [read[(m, System.R)] for m in members] == written
+    assert sum(len(s.match_changes) for s in written) == 3
 
 
-numbers = st.one_of(st.integers(-10**20, 10**20), st.floats(allow_nan=True, allow_infinity=True),
-                    st.floats(-1e6, 1e6).map(np.float64), st.booleans())
-maybe = st.one_of(st.none(), numbers)
-
-
-@given(st.builds(
-    Rating, rating=numbers, games=numbers, date=st.one_of(st.none(), st.dates()),
-    wins=maybe, draws=maybe, losses=maybe, events3=maybe, peak=maybe, floor=maybe,
-    floor_lowered_from=maybe, floor_lowered_to=maybe, olm=st.booleans(),
-    games_above_2200=maybe,
-    match_changes=st.lists(st.builds(MatchChange, st.dates(), numbers), max_size=3).map(tuple),
-    games_known=st.booleans()))
-def test_state_json_is_the_text_of_json_dumps_for_any_state(state: Rating) -> None:
-    """Ints where floats are expected, NaN and infinities, numpy floats, booleans."""
-    assert state_json(state) == json_of(state)
-
-
-@pytest.mark.parametrize("counts", [(None,) * 5, (3, 1, 2, 2, 0), (3, None, 2, 2, 0),
-                                    (True, 1, 2, 2, 0), (3, 1, 2, 2, 0.0)])
-@pytest.mark.parametrize("peak", [None, 1612.5, np.float64(1612.5), math.nan, 1700])
-@pytest.mark.parametrize("rating", [1500.25, -0.0, 1e22, 5e-324, math.inf, np.float64(1.5), 1500])
-def test_the_usual_states_are_written_as_json_writes_them(
-        counts: tuple[Any, ...], peak: Any, rating: Any) -> None:
-    """The four shapes `state_json` writes by a format of their own (counts all known or
-    all unknown, with or without a peak), and the values next to them that it leaves to
-    the field by field path: a count unknown among known ones, a bool or a float count, a
-    numpy float, NaN and infinities, an int where a float is expected."""
-    wins, draws, losses, events3, above = counts
-    state = Rating(rating, 12, date(2026, 1, 3), wins, draws, losses, events3, peak,
-                   games_above_2200=above)
-    assert state_json(state) == json_of(state)
-    for unusual in (dict(floor=1400.0), dict(olm=True), dict(games_known=False), dict(date=None),
-                    dict(match_changes=(MatchChange(date(2026, 1, 2), -3.0),)),
-                    dict(games=12.0), dict(games=True)):
-        other = replace(state, **unusual)
-        assert state_json(other) == json_of(other)
-
-
-def test_the_usual_states_take_their_own_format(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each of the four usual shapes is written by its format, not field by field (the
-    test above holds the text to json's)."""
-    monkeypatch.setattr(store, "_any_state_json", lambda state: "field by field")
-    for counts in ((None,) * 5, (3, 1, 2, 2, 0)):
-        for peak in (None, 1612.5):
-            state = Rating(1500.25, 12, date(2026, 1, 3), *counts[:4], peak,
-                           games_above_2200=counts[4])
-            assert state_json(state) == json_of(state)
-    assert state_json(Rating(1500.25, 12, date(2026, 1, 3), olm=True)) == "field by field"
-
-
-def test_a_float_that_is_not_finite_is_written_as_json_writes_it() -> None:
-    for value in (math.nan, math.inf, -math.inf, -0.0, 1e22, 5e-324):
-        state = Rating(value, 0, peak=value)
-        assert state_json(state) == json_of(state)
+def test_outcome_rows_refuses_a_state_that_is_not_the_row_s_rating() -> None:
+    """A row stores the state's rating and N once, as its post-event rating and N: a
+    state that differs would be stored as another, so it is refused."""
+    state = Rating(1500.0, 10, date(2026, 1, 3))
+    for post, games in ((1500.5, 10), (1500.0, 11)):
+        with pytest.raises(ValueError, match="member 7's state after event E section 1"):
+            outcome_rows(("E", 1, "2026-01-03", "2026-01-03"),
+                         [Outcome(1, System.R, None, None, post, games, None, state)],
+                         {1: "7"}, {})
 
 
 def raw_text(office: Office, table: str, column: str) -> list[object]:

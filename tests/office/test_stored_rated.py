@@ -34,6 +34,7 @@ from uscf_ratings.office import schema
 from uscf_ratings.office.db import WriterWait
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.options import RateOptions
+from uscf_ratings.office.store import STATE_COLUMNS
 from uscf_ratings.office.stored_rated import check_stored_as_rated, rated_from_file
 from uscf_ratings.synthetic import events as synthetic_events
 from uscf_ratings.synthetic import federation
@@ -157,7 +158,8 @@ def ratings_table(office: Office) -> list[tuple[object, ...]]:
     with office.engine.connect() as c:
         return sorted(tuple(row) for row in c.execute(select(
             r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games, r.post,
-            r.games_after, r.floor, r.state_after, r.wins, r.draws, r.losses, r.norm)))
+            r.games_after, r.floor, *(r[n] for n in STATE_COLUMNS), r.wins, r.draws, r.losses,
+            r.norm)))
 
 
 def events_table(office: Office) -> list[tuple[object, ...]]:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
+from typing import Any
 
 from sqlalchemy import Connection, select
 
@@ -57,6 +58,7 @@ from .store import (
     after_or_at,
     aliases,
     baseline_states,
+    has_match_changes,
     has_published,
     insert_rows,
     latest_states,
@@ -179,6 +181,8 @@ class RatingRun:
         #: states of a member first seen meanwhile are those before the key
         self.stored: dict[SectionKey, int] = {}
         self.rerating: SectionKey | None = None
+        #: whether a stored state may carry match changes (store.write_outcomes)
+        self.had_changes = has_match_changes(self.driver)
 
     @classmethod
     def resume(cls, previous: RatingRun | None, c: Connection, first: SectionKey) -> RatingRun:
@@ -320,8 +324,11 @@ class RatingRun:
         key = entry.key(event_id)
         stored = (event_id, entry.number, self.driver.date(entry.end_date),
                   self.driver.date(entry.start_date))
-        rows = outcome_rows(stored, found, ids, self.states, norms, NORM_SYSTEM)
-        write_outcomes(self.driver, stored, rows, self.stored.pop(key, 0))
+        changes: list[tuple[Any, ...]] = []
+        rows = outcome_rows(stored, found, ids, self.states, norms, NORM_SYSTEM, changes)
+        write_outcomes(self.driver, stored, rows, self.stored.pop(key, 0), changes,
+                       self.had_changes)
+        self.had_changes = self.had_changes or bool(changes)
         if self.histories:  # rare: members with a published history, now rated here
             self.own.update((ids[o.pair], o.system) for o in found
                             if ids.get(o.pair) in self.histories)

@@ -15,6 +15,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -22,7 +23,9 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     text,
+    true,
 )
 
 metadata = MetaData()
@@ -162,7 +165,6 @@ ratings = Table(
     Column("post", Float),
     Column("games_after", Integer),
     Column("floor", Float),  #: the floor in force after the event
-    Column("state_after", Text),  #: JSON, the input shape of a rating
     #: the event's rated games won, drawn and lost (NULL in rows stored before 0003)
     Column("wins", Integer), Column("draws", Integer), Column("losses", Integer),
     #: the member's highest norm toward a title in the section, as the crosstable's code
@@ -170,9 +172,43 @@ ratings = Table(
     #: post-event Regular ratings (core/norms.py); NULL for none, on every other system's
     #: row, and in rows stored before 0009
     Column("norm", String(4)),
+    # The state after the event, which a later event starts from (0010; a JSON text
+    # before): the `Rating` whose rating, N and date are ``post``, ``games_after`` and
+    # ``end_date``, and whose other fields are these columns (NULL: not known, as the
+    # model's None). store.STATE_COLUMNS reads them in the order of Rating's fields.
+    Column("wins_after", Integer), Column("draws_after", Integer),
+    Column("losses_after", Integer),
+    Column("events3_after", Integer),  #: events of three or more games
+    Column("peak_after", Float),  #: the highest established rating, the event's included
+    Column("floor_by_hand", Float),  #: a floor set by hand or given, carried on
+    Column("floor_lowered_from", Float), Column("floor_lowered_to", Float),
+    Column("olm", Boolean, nullable=False, server_default=false()),
+    Column("above_2200_after", Integer),  #: games played while established above 2200
+    #: how many match changes the state carries (rating_match_changes holds them)
+    Column("match_changes", Integer, nullable=False, server_default=text("0")),
+    #: False where N was assumed (the file gave the rating without it), carried on
+    Column("games_known", Boolean, nullable=False, server_default=true()),
     # No explanation is stored: office/explain.py rebuilds it by rating the section again.
     Index("ratings_member", "member_id", "system", "end_date"),
     Index("ratings_order", "end_date", "start_date", "event_id", "section"),
+)
+
+#: The match changes a rating's state after the event carries (section 7's limits on
+#: the net change of a member's matches read them), in order: rows only for the rare
+#: states that carry any (``ratings.match_changes`` counts them; 0010). They go with
+#: their rating's row.
+rating_match_changes = Table(
+    "rating_match_changes", metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("section", Integer, primary_key=True),
+    Column("member_id", String(32), primary_key=True),
+    Column("system", String(2), primary_key=True),
+    Column("position", Integer, primary_key=True),  #: 1 for the earliest
+    Column("date", Date, nullable=False),
+    Column("change", Float, nullable=False),
+    ForeignKeyConstraint(["event_id", "section", "member_id", "system"],
+                         ["ratings.event_id", "ratings.section", "ratings.member_id",
+                          "ratings.system"], ondelete="CASCADE"),
 )
 
 audit = Table(

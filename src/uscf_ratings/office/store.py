@@ -9,11 +9,11 @@ US Chess published before it (office/history.py), else the imported baseline.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Protocol
 
 from sqlalchemy import (
@@ -250,19 +250,57 @@ def member_facts(connection: Connection, ids: Iterable[str]) -> dict[str, Member
 # --- states -----------------------------------------------------------------------
 
 
-def state_from_json(text: str | None) -> Rating | None:
-    if not text:
-        return None
-    d = json.loads(text)
-    changes = d.get("match_changes")
-    return rating_of_fields(
-        d["rating"], d["games"], date.fromisoformat(d["date"]) if d.get("date") else None,
-        d.get("wins"), d.get("draws"), d.get("losses"), d.get("events3"), d.get("peak"),
-        d.get("floor"), d.get("floor_lowered_from"), d.get("floor_lowered_to"),
-        d.get("olm", False), d.get("games_above_2200"),
-        tuple(MatchChange(date.fromisoformat(c["date"]), c["change"]) for c in changes)
-        if changes else (),
-        d.get("games_known", True))
+#: the state after a rating (``ratings``, 0010) as columns, in the order of
+#: `rating_of_fields`'s arguments after the rating, N and date, which are the row's
+#: ``post``, ``games_after`` and ``end_date``; ``match_changes`` counts the changes
+#: ``rating_match_changes`` holds
+STATE_COLUMNS = ("wins_after", "draws_after", "losses_after", "events3_after", "peak_after",
+                 "floor_by_hand", "floor_lowered_from", "floor_lowered_to", "olm",
+                 "above_2200_after", "match_changes", "games_known")
+#: a state's values for those columns, but the count of match changes and the last
+_state_values = attrgetter("wins", "draws", "losses", "events3", "peak", "floor",
+                           "floor_lowered_from", "floor_lowered_to", "olm",
+                           "games_above_2200")
+
+
+def state_columns(state: Rating) -> tuple[Any, ...]:
+    """The values of `STATE_COLUMNS` for ``state``."""
+    return (*_state_values(state), len(state.match_changes), state.games_known)
+
+
+def state_of_columns(post: float, games_after: int, end: date, values: Sequence[Any],
+                     changes: tuple[MatchChange, ...] = ()) -> Rating:
+    """The state a row of ``ratings`` holds: its ``post``, ``games_after`` and
+    ``end_date``, the values of `STATE_COLUMNS` (as the driver reads them: SQLite's
+    booleans are 0 and 1) and its match changes."""
+    (wins, draws, losses, events3, peak, floor, lowered_from, lowered_to, olm, above, _,
+     games_known) = values
+    return rating_of_fields(post, games_after, end, wins, draws, losses, events3, peak,
+                            floor, lowered_from, lowered_to, bool(olm), above, changes,
+                            bool(games_known))
+
+
+def match_change_rows(section: SectionColumns, member: str, system: System, state: Rating
+                      ) -> list[tuple[Any, ...]]:
+    """The rows of ``rating_match_changes`` of a state, in their order."""
+    event_id, number = section[:2]
+    return [(event_id, number, member, SYSTEM_CODES[system], i, c.date, c.change)
+            for i, c in enumerate(state.match_changes, 1)]
+
+
+def stored_match_changes(driver: Driver, keys: Iterable[tuple[str, int, str, str]]
+                         ) -> dict[tuple[str, int, str, str], tuple[MatchChange, ...]]:
+    """The match changes of the rows of ``ratings`` keyed (event id, section, member,
+    system), in order."""
+    found: dict[tuple[str, int, str, str], list[MatchChange]] = {}
+    read_date = driver.reader(t.rating_match_changes.c.date)
+    for key in keys:
+        for day, change in driver.execute(
+                "SELECT date, change FROM rating_match_changes WHERE event_id = ? AND "
+                "section = ? AND member_id = ? AND system = ? ORDER BY position", key):
+            found.setdefault(key, []).append(
+                MatchChange(read_date(day) if read_date else day, change))
+    return {key: tuple(changes) for key, changes in found.items()}
 
 
 #: what `latest_states` reads of a baseline, in the order of Rating's fields
@@ -310,7 +348,8 @@ def row_states(connection: Connection, ids: list[str], before_key: SectionKey | 
     (the last before ``before_key``): the pool's own ratings."""
     driver = Driver(connection)
     marks = ", ".join("?" * len(ids))
-    query = f"SELECT member_id, system, state_after FROM ratings WHERE member_id IN ({marks})"
+    query = (f"SELECT event_id, section, member_id, system, post, games_after, end_date, "
+             f"{', '.join(STATE_COLUMNS)} FROM ratings WHERE member_id IN ({marks})")
     params: list[Any] = list(ids)
     if before_key is not None:
         end, start, event_id, number = before_key
@@ -318,14 +357,19 @@ def row_states(connection: Connection, ids: list[str], before_key: SectionKey | 
         # member, which holds end_date, and reads no row of a later date
         query += f" AND ({RATING_ORDER}) < (?, ?, ?, ?) AND end_date <= ?"
         params += [driver.date(end), driver.date(start), event_id, number, driver.date(end)]
-    latest: dict[tuple[str, str], str | None] = {}
-    for member, system, text in driver.execute(f"{query} ORDER BY {RATING_ORDER}", params):
-        latest[(member, system)] = text  # rows come in order: the last wins
+    latest: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for row in driver.execute(f"{query} ORDER BY {RATING_ORDER}", params):
+        latest[(row[2], row[3])] = row  # rows come in order: the last wins
+    read_date = driver.reader(t.ratings.c.end_date)
+    changes = stored_match_changes(driver, [
+        row[:4] for row in latest.values() if row[-2]]) if latest else {}
     states: dict[tuple[str, System], Rating] = {}
-    for (member, system), text in latest.items():
-        state = state_from_json(text)
-        if state is not None:
-            states[(member, System(system))] = state
+    for (member, system), row in latest.items():
+        if row[4] is None or row[5] is None:  # a row put in by hand, without a rating or N
+            continue  # holds no state (as a row without its state's text did before 0010)
+        end_date = read_date(row[6]) if read_date else row[6]
+        states[(member, System(system))] = state_of_columns(
+            row[4], row[5], end_date, row[7:], changes.get(row[:4], ()))
     return states
 
 
@@ -395,15 +439,16 @@ NO_NORMS: Mapping[int, str] = {}
 
 def outcome_rows(section: SectionColumns, found: Iterable[Outcome], ids: Mapping[int, str],
                  states: dict[tuple[str, System], Rating],
-                 norms: Mapping[int, str] = NO_NORMS, norm_system: System = System.R
-                 ) -> list[tuple[Any, ...]]:
+                 norms: Mapping[int, str] = NO_NORMS, norm_system: System = System.R,
+                 changes: list[tuple[Any, ...]] | None = None) -> list[tuple[Any, ...]]:
     """The rows of ``ratings`` of a rated section's outcomes, in `ROW_ORDER`: one for each
     outcome of a member (``ids``: each pair number's member; a player without a member
     id is not stored), whose state after the section is kept in ``states`` on the way
     (the rating loop makes a row for every player it rates, so in one pass).
     ``norms`` gives the norm code earned by pair number, stored on the row of
-    ``norm_system`` (the system norms are earned in: core/norms.py).
-    ``section`` has its dates as `db.Driver.date` stores them."""
+    ``norm_system`` (the system norms are earned in: core/norms.py). The rows of
+    ``rating_match_changes`` of the states that carry match changes (rare) are added to
+    ``changes``. ``section`` has its dates as `db.Driver.date` stores them."""
     event_id, number, end, start = section
     rows = []
     for pair, system, pre, pre_games, post, games_after, floor, state, wins, draws, losses \
@@ -412,17 +457,25 @@ def outcome_rows(section: SectionColumns, found: Iterable[Outcome], ids: Mapping
         if member is None:
             continue
         norm = norms.get(pair) if norms and system is norm_system else None
-        rows.append((pre, pre_games, post, games_after, floor, state_json(state), wins, draws,
-                     losses, norm, event_id, number, member, SYSTEM_CODES[system], end,
-                     start))
+        if state.rating != post or state.games != games_after:  # what the row stores once
+            raise ValueError(f"member {member}'s state after event {event_id} section "
+                             f"{number} is not its post-event rating and N")
+        carried = state.match_changes
+        rows.append((pre, pre_games, post, games_after, floor, wins, draws, losses, norm,
+                     *_state_values(state), len(carried), state.games_known,
+                     event_id, number, member, SYSTEM_CODES[system], end, start))
+        if carried:
+            if changes is None:
+                raise ValueError("outcome_rows: a state carries match changes and no list "
+                                 "was given for their rows")
+            changes += match_change_rows(section, member, system, state)
         states[(member, system)] = state
     return rows
 
 
 def insert_outcomes(driver: Driver, rows: list[tuple[Any, ...]]) -> None:
-    """INSERT rows in `ROW_ORDER` (`outcome_rows`)."""
-    if rows:
-        driver.executemany(INSERT_OUTCOME, rows)
+    """INSERT rows in `ROW_ORDER` (`outcome_rows`): a COPY on PostgreSQL."""
+    driver.insert_many("ratings", ROW_ORDER, rows)
 
 
 def stored_sections(connection: Connection, key: SectionKey) -> dict[SectionKey, int]:
@@ -455,22 +508,36 @@ def remove_outcomes(driver: Driver, sections: Iterable[SectionKey]) -> None:
 
 
 def write_outcomes(driver: Driver, section: SectionColumns, rows: list[tuple[Any, ...]],
-                   stored: int) -> None:
+                   stored: int, changes: Sequence[tuple[Any, ...]] = (),
+                   had_changes: bool = False) -> None:
     """Write the rows made by `outcome_rows` of a section of which the table holds
-    ``stored`` rows (a re-rate: `stored_sections`).
+    ``stored`` rows (a re-rate: `stored_sections`), and the rows of its states' match
+    changes (``changes``); ``had_changes``: the database may hold match changes of the
+    section's rows from before, which go.
 
     Where they are the rows of the same players in the same systems, the usual case of a
     re-rate, they are updated in place: the indexes hold none of the numbers, and an
     UPDATE leaves them as they are, where a DELETE and an INSERT change each index at a
     random place (most of what a re-rate spent in SQLite: docs/performance.md).
     Otherwise (a member merged, a player no longer in the section's rated games) the
-    section's rows are replaced."""
-    if stored == len(rows) and rows:
-        if driver.executemany(UPDATE_OUTCOME, rows) == stored:
-            return  # each row's key matched one stored row: they are the stored ones
-    if stored:
-        driver.execute("DELETE FROM ratings WHERE event_id = ? AND section = ?", section[:2])
-    insert_outcomes(driver, rows)
+    section's rows are replaced (their match changes go with them: a foreign key)."""
+    if stored and had_changes:
+        driver.execute("DELETE FROM rating_match_changes WHERE event_id = ? AND section = ?",
+                       section[:2])
+    if stored == len(rows) and rows and driver.executemany(UPDATE_OUTCOME, rows) == stored:
+        pass  # each row's key matched one stored row: they are the stored ones
+    else:
+        if stored:
+            driver.execute("DELETE FROM ratings WHERE event_id = ? AND section = ?",
+                           section[:2])
+        insert_outcomes(driver, rows)
+    driver.insert_many("rating_match_changes", MATCH_CHANGE_COLUMNS,
+                       [(*row[:5], driver.date(row[5]), row[6]) for row in changes])
+
+
+def has_match_changes(driver: Driver) -> bool:
+    """Whether any stored state carries match changes (`write_outcomes`)."""
+    return driver.execute("SELECT 1 FROM rating_match_changes LIMIT 1").fetchone() is not None
 
 
 RATING_COLUMNS = tuple(c.name for c in t.ratings.columns)
@@ -481,91 +548,4 @@ ROW_ORDER = (*RATING_COLUMNS[6:], *RATING_COLUMNS[:6])
 UPDATE_OUTCOME = (
     f"UPDATE ratings SET {', '.join(f'{c} = ?' for c in RATING_COLUMNS[6:])} "
     f"WHERE {' AND '.join(f'{c} = ?' for c in RATING_COLUMNS[:6])}")
-INSERT_OUTCOME = insert_sql(t.ratings, ROW_ORDER)
-
-
-# --- a state as JSON ------------------------------------------------------------------
-
-#: the counts and numbers of a state after the rating, in the order rating_state gives
-#: them (formats/result_json.py), with the text before each value
-_STATE_FIELDS = tuple((name, f', "{name}": ') for name in (
-    "wins", "draws", "losses", "events3", "peak", "floor", "floor_lowered_from",
-    "floor_lowered_to", "games_above_2200"))
-_float_text = float.__repr__  # what json writes for a finite float, and for a subclass
-_int_text = int.__repr__
-_NOT_FINITE = frozenset(("nan", "inf", "-inf"))
-
-
-#: the texts of the usual states, by whether their counts and their peak are known: a
-#: state with no floor, no OLM title, N known and no match changes, whose counts are all
-#: known or all unknown (most states of a pool: all of a synthetic year's)
-_USUAL = {
-    (False, False): '{"rating": %r, "games": %d, "date": "%s"}',
-    (False, True): '{"rating": %r, "games": %d, "date": "%s", "peak": %r}',
-    (True, False): '{"rating": %r, "games": %d, "date": "%s", "wins": %d, "draws": %d, '
-                   '"losses": %d, "events3": %d, "games_above_2200": %d}',
-    (True, True): '{"rating": %r, "games": %d, "date": "%s", "wins": %d, "draws": %d, '
-                  '"losses": %d, "events3": %d, "peak": %r, "games_above_2200": %d}',
-}
-_NO_COUNTS = (None, None, None, None, None)
-_COUNTS = (int, int, int, int, int)
-
-
-def state_json(state: Rating) -> str:
-    """``json.dumps(rating_state(state))``, the text stored as ``state_after``, written
-    directly: the same text byte for byte (a test compares the two over many states).
-    The office writes one for every rated player, so the usual states (`_USUAL`) are
-    written by one format each, about a third faster: ``%r`` of a float and ``%d`` of an
-    int are what json writes, for those exact types and finite floats, which is checked."""
-    f = state.__dict__
-    rating, games, day, peak = f["rating"], f["games"], f["date"], f["peak"]
-    if (rating.__class__ is float and games.__class__ is int and day is not None
-            and rating - rating == 0.0  # finite: json writes NaN and Infinity otherwise
-            and f["floor"] is None and f["floor_lowered_from"] is None
-            and f["floor_lowered_to"] is None and not f["olm"] and f["games_known"]
-            and not f["match_changes"]
-            and (peak is None or (peak.__class__ is float and peak - peak == 0.0))):
-        counts = (f["wins"], f["draws"], f["losses"], f["events3"], f["games_above_2200"])
-        if counts == _NO_COUNTS:
-            template = _USUAL[(False, peak is not None)]
-            return template % ((rating, games, day.isoformat()) if peak is None
-                               else (rating, games, day.isoformat(), peak))
-        if tuple(map(type, counts)) == _COUNTS:
-            if peak is None:
-                return _USUAL[(True, False)] % (rating, games, day.isoformat(), *counts)
-            return _USUAL[(True, True)] % (rating, games, day.isoformat(), *counts[:4], peak,
-                                           counts[4])
-    return _any_state_json(state)
-
-
-def _any_state_json(state: Rating) -> str:
-    """`state_json` of any state, field by field."""
-    parts = ['{"rating": ', _number(state.rating), ', "games": ', _number(state.games)]
-    if state.date is not None:
-        parts += [', "date": "', state.date.isoformat(), '"']
-    for name, before in _STATE_FIELDS:
-        value = getattr(state, name)
-        if value is not None:
-            parts += [before, _number(value)]
-    if state.olm:
-        parts.append(', "olm": true')
-    if not state.games_known:
-        parts.append(', "games_known": false')
-    if state.match_changes:
-        parts.append(', "match_changes": [' + ", ".join(
-            f'{{"date": "{c.date.isoformat()}", "change": {_number(c.change)}}}'
-            for c in state.match_changes) + "]")
-    parts.append("}")
-    return "".join(parts)
-
-
-def _number(value: Any) -> str:
-    """A number as json.dumps writes it."""
-    kind = value.__class__
-    if kind is int:
-        return _int_text(value)
-    if kind is float:
-        text = _float_text(value)
-        if text not in _NOT_FINITE:
-            return text
-    return json.dumps(value)  # NaN, a bool, a subclass: whatever json makes of it
+MATCH_CHANGE_COLUMNS = tuple(c.name for c in t.rating_match_changes.columns)

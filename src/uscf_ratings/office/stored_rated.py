@@ -11,7 +11,8 @@ fuzzer calls.
    the database, as a later, earlier-dated event would make it: office/run.py).
 
 Each gives every member's rating after each section in each system, with N after it
-and the whole state stored (``state_after``, the JSON the next event starts from).
+and the whole state stored (its columns, `store.STATE_COLUMNS`: what the next event starts
+from).
 The three must be equal to the bit: 2 and 3 in everything, 1 and 2 in the rating and
 N (``uscf rate`` stores no state), where no member plays in two sections: the office
 rates such a member (and the opponents) in the second section from the state after the
@@ -25,6 +26,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
@@ -35,12 +37,13 @@ from . import schema as t
 from .db import writing
 from .office import Office, count_rows
 from .run import RatingRun
-from .store import SectionKey
+from .store import STATE_COLUMNS, SectionKey
 
 #: a rating after a section: (section number, member id, system)
 Place = tuple[int, str, System]
-#: its value: (rating after, N after, the stored state as text; None from ``uscf rate``)
-Value = tuple[float, int, str | None]
+#: its value: (rating after, N after, the stored state's other columns; None from
+#: ``uscf rate``)
+Value = tuple[float, int, tuple[Any, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,9 @@ def stored_ratings(office: Office) -> dict[Place, Value]:
     r = t.ratings.c
     with office.engine.connect() as c:
         return {(row.section, row.member_id, System(row.system)):
-                (row.post, row.games_after, row.state_after)
+                (row.post, row.games_after, tuple(row[-len(STATE_COLUMNS):]))
                 for row in c.execute(select(r.section, r.member_id, r.system, r.post,
-                                            r.games_after, r.state_after))}
+                                            r.games_after, *(r[n] for n in STATE_COLUMNS)))}
 
 
 def rerate_everything(office: Office) -> int:

@@ -22,7 +22,7 @@ from ..core.norms import NORM_CODES, NORM_RULE_SETS
 from ..core.titles import TITLE_NAMES, Earned, TitleEvent, TitleStatus, title_status
 from ..formats.csv_safety import safe_row
 from . import schema as t
-from .store import aliases, state_from_json
+from .store import aliases
 
 #: the system whose rows hold the norms and whose ratings titles rest on
 TITLE_SYSTEM = NORM_RULE_SETS[-1].system.value
@@ -70,15 +70,14 @@ def title_events(c: Connection, ids: Iterable[str]) -> dict[str, list[TitleEvent
     found: dict[str, list[TitleEvent]] = {}
     for row in c.execute(
             select(r.member_id, r.event_id, r.section, r.end_date, r.norm, r.post,
-                   r.games_after, r.state_after)
+                   r.games_after, r.olm)
             .where(r.member_id.in_(list(ids)), r.system == TITLE_SYSTEM)
             .order_by(r.end_date, r.start_date, r.event_id, r.section)):
-        state = state_from_json(row.state_after)
         established = TITLE_CONSTANTS.established_after
         found.setdefault(row.member_id, []).append(TitleEvent(
             row.end_date, row.event_id, row.section, row.norm, row.post,
             row.games_after is not None and row.games_after > established,
-            bool(state and state.olm)))
+            bool(row.olm)))
     return found
 
 
