@@ -41,7 +41,7 @@ def laid(history: History) -> HistoryLayout:
 
 def reference(history: History, variant: Variant) -> Awards:
     """Each section rated by `rate_section` in the office's order, from the ratings the
-    sections before it gave (office.run.prepare), its players' norms counted from
+    sections before it gave (core.pre_event.prepare), its players' norms counted from
     `PlayerResult.norm`, and each member's Regular sections through `title_status`."""
     c = variant.constants
     states: dict[tuple[str, System], Rating] = {}

@@ -13,9 +13,9 @@ import pytest
 from uscf_ratings.core.layout import lineup
 from uscf_ratings.core.model import Player, Rating, Result, Section, System
 from uscf_ratings.core.pipeline import merge_entrants
+from uscf_ratings.core.pre_event import choose, lineup_pre_event, reads_given
 from uscf_ratings.core.rules import rules_for
 from uscf_ratings.office.defaults import PreRatings
-from uscf_ratings.office.run import choose, lineup_pre_event, reads_given
 
 START = date(2025, 6, 7)
 FILE = {"A": Rating(1500.0, 30), "B": Rating(1400.0, 12), "C": Rating(1600.0, 40)}

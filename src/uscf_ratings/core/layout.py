@@ -85,7 +85,7 @@ class FileRatings(Sequence["Rating | None"]):
     The office's rating loop takes the lineups of every stored event it rates again from
     its readers (office/prefetch.py), and those of the files it is given from the
     checks (office/spool.py). It reads the file's rating of a member only while the
-    database has no state for the member in that system (`office.run.choose`): in a
+    database has no state for the member in that system (`core.pre_event.choose`): in a
     long re-rate most are never read, and unpickling each of them as a `Rating` was
     more than half the time of unpickling an event (docs/performance.md)."""
 

@@ -6,7 +6,7 @@ here, else the file's rating; Step 1 reads the other systems' ratings chosen the
 way. A history read from an office database also brings what that database rates with
 (history.FromOffice: baselines, members' facts, floors set by hand, each event's way of
 choosing pre-event ratings); a folder brings none, as an empty database. The functions
-that choose are the office's own (`office.run.lineup_pre_event`, `office.run.prepare`),
+that choose are the office's own (`core.pre_event.lineup_pre_event`, `core.pre_event.prepare`),
 so a variant that changes nothing gives the office's numbers, game for game.
 
 While it rates, the chain collects what the scores need (scores.py): the pre-event
@@ -27,13 +27,14 @@ from ..core.layout import BeforeRow, Lineup, before_rows, lineup
 from ..core.model import Rating, Section, System
 from ..core.norms import NORM_CODES, norm_rules_for, norms_by_pair, section_reason
 from ..core.pipeline import PROCEDURE_TYPES, rate_section, section_systems
+from ..core.pre_event import lineup_pre_event, prepare
 from ..core.records import Before
 from ..core.results import Outcome, outcomes_of
 from ..core.steps import merge_entrants
 from ..core.titles import TitleEvent
 from ..core.variants import Variant
 from ..office.defaults import PreRatings
-from ..office.run import lineup_pre_event, member_ids, prepare
+from ..office.run import member_ids
 from .awards import Awards, awards_of
 from .history import FromOffice, History
 from .scores import Movement, Prediction, movement, predict

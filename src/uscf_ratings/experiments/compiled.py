@@ -37,12 +37,11 @@ from ..core.initial import initial_rating
 from ..core.kernels import UNKNOWN
 from ..core.model import Rating, System
 from ..core.norms import NORM_CODES, NORM_ELIGIBLE
+from ..core.pre_event import MemberFacts, prepare_player
 from ..core.records import Before, Final, Games, Terms
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.titles import TitleEvent
 from ..core.variants import STEP1_FIELDS, Variant
-from ..office.run import prepare_player
-from ..office.store import MemberFacts
 from .awards import Awards, awards_of
 from .chain import MODE, Rerated
 from .layout import SYSTEMS, Blend, HistoryLayout, Step1Row

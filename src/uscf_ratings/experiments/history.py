@@ -23,14 +23,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from ..core.model import Event, Rating, Section, System
+from ..core.pre_event import FloorsSetByHand, MemberFacts
 from ..office import schema as t
 from ..office.checked_file import CHECK_FAILURES, named, read_checked
 from ..office.db import DatabaseError, check_schema_to_read, check_url, make_engine, shown_url
 from ..office.defaults import PreRatings
 from ..office.run import merged_followed
 from ..office.store import (
-    FloorsSetByHand,
-    MemberFacts,
     SectionKey,
     aliases,
     baseline_states,

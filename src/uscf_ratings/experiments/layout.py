@@ -32,11 +32,10 @@ from ..core.layout import Columns, Lineup, before_rows, lineup
 from ..core.model import Player, Rating, Section, System
 from ..core.norms import section_reason
 from ..core.pipeline import PROCEDURE_TYPES, section_systems
+from ..core.pre_event import MemberFacts, prepare_player
 from ..core.records import Before, Games
 from ..core.rules import RULE_SETS, RuleSet, rules_for
 from ..core.steps import merge_entrants
-from ..office.run import prepare_player
-from ..office.store import MemberFacts
 from .chain import MODE
 from .history import History
 
@@ -276,7 +275,7 @@ def _rows(section: Section, laid: Lineup, at: int, slots: dict[tuple[str, System
           step1_rows: list[Step1Row], groups: int, rule_set: int) -> None:
     """Each row of the lineup: its slot and where its pre-event rating comes from (the
     chain's state where the member has one, that is a slot below ``known``, else the
-    file's, else Step 1: as office.run.pre_event_rating chooses by default)."""
+    file's, else Step 1: as core.pre_event.pre_event_rating chooses by default)."""
     size = laid.size
     first_group = groups - len(laid.systems)
     for g, system in enumerate(laid.systems):

@@ -1,10 +1,11 @@
 """The office's defaults and the values of its options, in a module that imports
-nothing, so that the CLI's options can show them without importing the office
-(SQLAlchemy, Alembic, Numba): `uscf --help` stays fast."""
+only the core, so that the CLI's options can show them without importing the office
+(SQLAlchemy, Alembic, Numba). `PreRatings`, where the pre-event ratings come from, is
+the core's (core/pre_event.py), which chooses them."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from ..core.pre_event import PreRatings
 
 #: A bulk run of the office (`Office.rate_many`, `office.ingest.ingest`) commits once the
 #: events since its last commit hold this many games. A commit waits for the disk
@@ -15,16 +16,4 @@ from enum import StrEnum
 #: rating.
 COMMIT_EVERY = 50_000
 
-
-class PreRatings(StrEnum):
-    """Where a section's pre-event ratings come from (`uscf db rate --pre-ratings`). The
-    value is stored with each event, which is re-rated the same way."""
-
-    #: the database's: a member's state after the last section rated, or the member list;
-    #: the file's rating only for a member the database has not rated in that system
-    DATABASE = "database"
-    #: the file's ratings as given, with the history the database carries (re-running a
-    #: published history)
-    FILE = "file"
-    #: the file's ratings as given, with no history carried (the fidelity chain)
-    FILE_ONLY = "file-without-history"
+__all__ = ["COMMIT_EVERY", "PreRatings"]

@@ -13,8 +13,9 @@ from __future__ import annotations
 from sqlalchemy import Connection
 
 from ..core.pipeline import rate_section
+from ..core.pre_event import prepare
 from ..core.results import SectionResult
-from .run import member_ids, prepare, states_and_facts
+from .run import member_ids, states_and_facts
 from .store import aliases, section_key
 from .submission import stored_event
 

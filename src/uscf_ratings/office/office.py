@@ -22,6 +22,7 @@ from typing import Any, Self
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..core.model import Event, Section, System
+from ..core.pre_event import prepare
 from ..core.results import SectionResult
 from ..core.titles import TITLE_NAMES
 from ..core.validate import check_section
@@ -48,7 +49,6 @@ from .run import (
     first_key,
     last_audit_id,
     member_ids,
-    prepare,
     states_and_facts,
 )
 from .store import (

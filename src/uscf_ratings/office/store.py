@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import lru_cache
 from operator import attrgetter, itemgetter
@@ -32,6 +31,7 @@ from sqlalchemy import (
 )
 
 from ..core.model import MatchChange, Rating, System, rating_of_fields
+from ..core.pre_event import FloorsSetByHand, MemberFacts
 from ..core.results import Outcome
 from ..formats.member_history import HistoryEntry, MemberHistory
 from ..formats.member_records import MemberRecord
@@ -216,19 +216,6 @@ def aliases(connection: Connection) -> dict[str, str]:
     return resolved
 
 
-@dataclass(frozen=True)
-class MemberFacts:
-    """What the members table adds to a player of an event, for Step 1."""
-
-    birth_date: date | None
-    adult: bool | None
-    fide_rating: float | None
-    fide_date: date | None
-    cfc_rating: float | None
-    cfc_date: date | None
-    canadian_resident: bool | None
-
-
 #: what `member_facts` reads, in the order of `MemberFacts`'s fields
 FACT_COLUMNS = (t.members.c.birth_date, t.members.c.adult, t.members.c.fide_rating,
                 t.members.c.fide_date, t.members.c.cfc_rating, t.members.c.cfc_date,
@@ -401,9 +388,6 @@ def stored_histories(c: Connection, ids: list[str]) -> dict[str, MemberHistory]:
 def has_published(c: Connection) -> bool:
     """Whether any published history was imported (`published_states`)."""
     return c.execute(select(t.published_history.c.member_id).limit(1)).first() is not None
-
-
-FloorsSetByHand = dict[tuple[str, System], list[tuple[date, float]]]
 
 
 def office_floors(connection: Connection, ids: Iterable[str] | None) -> FloorsSetByHand:
