@@ -98,13 +98,15 @@ def while_checking(process: subprocess.Popen[str]) -> bool:
 
 
 def after_commits(count: int) -> Callable[[subprocess.Popen[str]], bool]:
-    """``count`` events have been committed (each gets its line once it is)."""
+    """``count`` events are in the database (each gets its line once committed: "rated",
+    or "unchanged" for one an earlier, killed run had committed, which on a fast day may
+    be most of them)."""
     seen = 0
 
     def moment(process: subprocess.Popen[str]) -> bool:
         nonlocal seen
         assert process.stdout is not None
-        seen += process.stdout.readline().startswith("rated ")
+        seen += process.stdout.readline().startswith(("rated ", "unchanged "))
         return seen >= count
     return moment
 

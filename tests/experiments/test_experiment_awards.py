@@ -11,19 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conftest import write_events
 
+from uscf_ratings.batch.compiled import KERNELS, NORM_ORDER
+from uscf_ratings.batch.history import HistoryLayout
 from uscf_ratings.core import norms as norm_rules
 from uscf_ratings.core.model import Rating, System
 from uscf_ratings.core.norms import NORM_CODES
 from uscf_ratings.core.pipeline import rate_section
+from uscf_ratings.core.pre_event import PreRatings, prepare
 from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.core.titles import TitleEvent, title_status
 from uscf_ratings.core.variants import Variant
 from uscf_ratings.experiments.awards import TITLE_KEYS, Awards
-from uscf_ratings.experiments.chain import MODE, rerate
-from uscf_ratings.experiments.compiled import NORM_KERNELS, rerate_laid
 from uscf_ratings.experiments.history import History, read_history
-from uscf_ratings.experiments.layout import HistoryLayout, lay_out_history
-from uscf_ratings.office.run import member_ids, prepare
+from uscf_ratings.experiments.rerate import laid_out, rerate, rerate_laid
+from uscf_ratings.office.run import member_ids
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> History:
 
 @pytest.fixture(scope="module")
 def laid(history: History) -> HistoryLayout:
-    return lay_out_history(history)
+    return laid_out(history)
 
 
 def reference(history: History, variant: Variant) -> Awards:
@@ -49,7 +50,7 @@ def reference(history: History, variant: Variant) -> Awards:
     events: dict[str, list[TitleEvent]] = {}
     for event_id, section in history.sections:
         ids = member_ids(section, {})
-        result = rate_section(prepare(section, ids, states, {}, {}, MODE),
+        result = rate_section(prepare(section, ids, states, {}, {}, PreRatings.DATABASE),
                               variant.rules_for(section.start_date))
         norms = {}
         for player in result.players:
@@ -88,8 +89,8 @@ def test_compiled_counts_are_the_reference_s(history: History, laid: HistoryLayo
 
 
 def test_the_norm_kernels_are_core_s_compiled() -> None:
-    """The compiled chain runs core/norms.py's functions: the same code objects."""
-    for name, compiled in NORM_KERNELS.items():
+    """The chain runs core/norms.py's functions, compiled: the same code objects."""
+    for name, compiled in {name: KERNELS[name] for name in NORM_ORDER}.items():
         assert compiled.py_func.__code__ is getattr(norm_rules, name).__code__
 
 

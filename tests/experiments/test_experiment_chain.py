@@ -4,22 +4,21 @@ change a number."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from tests.conftest import skip_or_fail, stored_ratings, write_events
+from tests.experiments import reference_chain
+from tests.office.filled_before import history as office_history
 
 from uscf_ratings.cli.main import cli
-from uscf_ratings.core.model import Event, SectionType, System
+from uscf_ratings.core.model import SectionType, System
 from uscf_ratings.core.variants import Variant
-from uscf_ratings.experiments.chain import rerate
-from uscf_ratings.experiments.compiled import rerate_laid
 from uscf_ratings.experiments.history import HistoryError, Period, history_of, read_history
-from uscf_ratings.experiments.layout import HistoryLayout, NotLaidOut, lay_out_history
-from uscf_ratings.experiments.run import laid_out, run_experiment
+from uscf_ratings.experiments.rerate import laid_out, rerate, rerate_laid
+from uscf_ratings.experiments.run import run_experiment
 from uscf_ratings.experiments.spec import Spec
 
 
@@ -44,7 +43,7 @@ def office_ratings(folder: Path, tmp: Path) -> dict[tuple[str, int, str, str], f
 def test_the_documented_variant_gives_the_office_s_ratings(folder: Path, tmp_path: Path
                                                            ) -> None:
     kept: list = []
-    result = rerate(read_history(folder), Variant("documented"), keep=kept)
+    result = reference_chain.rerate(read_history(folder), Variant("documented"), keep=kept)
     ours = {(event, section, member, o.system.value): o.post
             for event, section, member, o in kept}
     office = office_ratings(folder, tmp_path)
@@ -131,29 +130,37 @@ def test_a_dask_cluster_gives_the_numbers_of_local_processes(folder: Path) -> No
                                                 "absolute_floor_systems": ["R"]}),
     Variant("narrow", {"pwe_width": 300, "special_cap": 2500, "step_floor": 200}),
 ], ids=lambda v: v.name)
-def test_the_compiled_chain_gives_the_python_chain_s_numbers(folder: Path,
-                                                             variant: Variant) -> None:
-    """The laid-out history rated by the compiled loop (compiled.py) against chain.py,
-    which gives the office's ratings: every last rating, every score, every change, to
-    the last bit."""
+def test_the_chain_gives_the_reference_s_numbers(folder: Path, variant: Variant) -> None:
+    """The laid-out history rated by the engine's chain (batch/chain.py) against the
+    reference (tests/experiments/reference_chain.py: each section in turn, by the core's
+    functions), which gives the office's ratings: every last rating, every score, every
+    change, every award, to the last bit."""
     history = read_history(folder)
-    laid = lay_out_history(history)
-    assert any(not r.static for r in laid.step1_rows)  # Step 1 reading the chain's ratings
-    assert any(r.static for r in laid.step1_rows)
-    compiled, python = rerate_laid(laid, variant), rerate(history, variant)
-    assert compiled.keys == python.keys
-    assert np.array_equal(compiled.finals, python.finals)
-    assert compiled.prediction == python.prediction
-    assert compiled.movement == python.movement
-    assert compiled.outcomes == python.outcomes
+    laid = laid_out(history)
+    assert any(r.chain for r in laid.step1_rows)  # Step 1 reading the chain's ratings
+    assert any(not r.chain for r in laid.step1_rows)
+    chained, reference = rerate_laid(laid, variant), reference_chain.rerate(history, variant)
+    assert chained.keys == reference.keys
+    assert np.array_equal(chained.finals, reference.finals)
+    assert chained.prediction == reference.prediction
+    assert chained.movement == reference.movement
+    assert chained.outcomes == reference.outcomes
+    assert chained.awards == reference.awards
 
 
-def test_a_history_with_a_match_is_rated_section_by_section(folder: Path) -> None:
-    history = read_history(folder)
-    _, section = history.sections[0]
-    match = replace(section, type=SectionType.MATCH)
-    with_match = history_of([Event("M1", match.start_date, match.end_date, (match,))], "t")
-    with pytest.raises(NotLaidOut, match="match"):
-        lay_out_history(with_match)
-    assert laid_out(with_match) is with_match  # chain.py rates it
-    assert isinstance(laid_out(history), HistoryLayout)
+@pytest.mark.parametrize("variant", [Variant("documented"),
+                                     Variant("priority lists", {"initialization": "priority"})],
+                         ids=lambda v: v.name)
+def test_matches_and_ratings_without_n_are_rated_as_the_reference_rates_them(
+        variant: Variant) -> None:
+    """Two individual matches (rated at the chain's stops by `rate_section`, their match
+    changes carried to the second) and a rating given without N, in a synthetic year."""
+    history = history_of(office_history(), "the office's migration history")
+    assert any(s.type is SectionType.MATCH for _, s in history.sections)
+    chained, reference = rerate(history, variant), reference_chain.rerate(history, variant)
+    assert chained.keys == reference.keys
+    assert np.array_equal(chained.finals, reference.finals)
+    assert chained.prediction == reference.prediction
+    assert chained.movement == reference.movement
+    assert chained.outcomes == reference.outcomes
+    assert chained.awards == reference.awards

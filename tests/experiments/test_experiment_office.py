@@ -12,14 +12,13 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import insert
 from tests.conftest import stored_ratings, write_events
+from tests.experiments.reference_chain import rerate as reference
 
+from uscf_ratings.batch.history import HistoryLayout
 from uscf_ratings.cli.main import cli
 from uscf_ratings.core.variants import Variant
-from uscf_ratings.experiments.chain import rerate
-from uscf_ratings.experiments.compiled import rerate_laid
 from uscf_ratings.experiments.history import History, HistoryError, read_folder, read_history
-from uscf_ratings.experiments.layout import HistoryLayout
-from uscf_ratings.experiments.run import laid_out
+from uscf_ratings.experiments.rerate import laid_out, rerate_laid
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
 
@@ -58,7 +57,7 @@ def filled(tmp: Path, folder: Path, members_csv: str = "", floors: tuple = (),
 
 def rerated(history: History) -> dict[tuple[str, int, str, str], float]:
     kept: list = []
-    rerate(history, DOCUMENTED, keep=kept)
+    reference(history, DOCUMENTED, keep=kept)
     return {(event, section, member, o.system.value): o.post
             for event, section, member, o in kept}
 
@@ -75,19 +74,20 @@ def _players(folder: Path) -> dict[str, tuple[str, set[tuple[str, int]]]]:
 
 def test_a_database_gives_its_stored_ratings_compiled_and_section_by_section(
         folder: Path, tmp_path: Path) -> None:
-    """Members' facts alone (FIDE ratings of a member list) keep the compiled chain."""
+    """Members' facts (FIDE ratings of a member list) read by Step 1, as the office reads
+    them."""
     players = sorted(_players(folder).items())
     lines = ["id,name,fide_rating,fide_date"]
     lines += [f"{m},{name},{1500 + 40 * i},2025-06-01"
               for i, (m, (name, _)) in enumerate(players[::7])]
     url = filled(tmp_path, folder, "\n".join(lines) + "\n")
     history = read_history(url)
-    assert history.office.facts and not history.office.beyond_the_compiled_chain
+    assert history.office.facts
     office = stored_ratings(url)
     assert rerated(history) == office and len(office) > 500
     laid = laid_out(history)
     assert isinstance(laid, HistoryLayout)
-    compiled, python = rerate_laid(laid, DOCUMENTED), rerate(history, DOCUMENTED)
+    compiled, python = rerate_laid(laid, DOCUMENTED), reference(history, DOCUMENTED)
     assert compiled.keys == python.keys and np.array_equal(compiled.finals, python.finals)
     assert compiled.prediction == python.prediction
     # the facts count: the same files without the member list rate differently
@@ -112,10 +112,13 @@ def test_baselines_floors_and_merges_are_rated_as_the_office_rates_them(
     history = read_history(url)
     office = history.office
     assert office.baselines and office.floors
-    assert "baselines" in office.beyond_the_compiled_chain
     assert not any(p.id == drop for _, s in history.sections for p in s.players)
-    assert not isinstance(laid_out(history), HistoryLayout)  # chain.py rates it
     assert rerated(history) == stored_ratings(url)
+    laid = laid_out(history)
+    assert laid.python_sections  # the floor set by hand: chosen at the chain's stops
+    chained, python = rerate_laid(laid, DOCUMENTED), reference(history, DOCUMENTED)
+    assert chained.keys == python.keys and np.array_equal(chained.finals, python.finals)
+    assert chained.prediction == python.prediction and chained.movement == python.movement
 
 
 def test_published_histories_are_refused(folder: Path, tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
-"""Step 1 in the compiled chain (experiments/compiled.py, layout.Blend): every kind of
-source of the blended initialization (another system of the file or of the chain, FIDE,
-CFC, dated or not, a player with or without a birth date) and the priority lists, over a
-history that crosses 2020-06-01, under variants of Step 1's own rules. The compiled loop
-must give chain.py's numbers (the office's functions, section by section) to the last
-bit."""
+"""Step 1 in the history engine's chain (batch/chain.py, batch/history.Blend): every kind
+of source of the blended initialization (another system of the file or of the chain,
+FIDE, CFC, dated or not, a player with or without a birth date) and the priority lists,
+over a history that crosses 2020-06-01, under variants of Step 1's own rules. The chain
+must give the reference's numbers (tests/experiments/reference_chain.py: the core's
+functions, section by section) to the last bit."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from datetime import date, timedelta
 
 import numpy as np
 import pytest
+from tests.experiments.reference_chain import rerate
 
+from uscf_ratings.batch import chain
 from uscf_ratings.core.model import (
     CfcRating,
     Event,
@@ -24,11 +26,9 @@ from uscf_ratings.core.model import (
     System,
 )
 from uscf_ratings.core.variants import Variant
-from uscf_ratings.experiments import compiled
-from uscf_ratings.experiments.chain import rerate
-from uscf_ratings.experiments.compiled import rerate_laid
 from uscf_ratings.experiments.history import History, history_of
-from uscf_ratings.experiments.layout import lay_out_history
+from uscf_ratings.experiments.rerate import laid_out as lay_out_history
+from uscf_ratings.experiments.rerate import rerate_laid
 from uscf_ratings.synthetic import events, federation
 
 #: the synthetic year moved to start here: its sections cross the blended
@@ -130,23 +130,24 @@ def test_compiled_step1_gives_the_python_chain_s_numbers(history: History,
 
 def test_blended_rows_are_not_left_to_python(history: History,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under the blended initialization the loop runs Step 1 itself: Python's Step 1
-    (compiled._step1) is called only for the priority lists' rows (before 2020-06-01)
-    and the ratings assigned by hand."""
+    """Under the blended initialization the loop runs Step 1 itself: the chain stops to
+    choose a section's ratings in Python (`chain._choose`) only where Step 1 is by the
+    priority lists (before 2020-06-01) and reads a rating of the chain."""
     laid = lay_out_history(history)
     called: list[int] = []
-    original = compiled._step1
+    original = chain._choose
 
-    def counting(one, states, facts, rules, rows):  # type: ignore[no-untyped-def]
-        called.append(one.row)
-        original(one, states, facts, rules, rows)
+    def counting(laid_, i, *args):  # type: ignore[no-untyped-def]
+        called.append(i)
+        original(laid_, i, *args)
 
-    monkeypatch.setattr(compiled, "_step1", counting)
+    monkeypatch.setattr(chain, "_choose", counting)
     rerate_laid(laid, Variant("a Step 1 field changed", {"init_z_scale": 300}))
-    in_python = {r.row for r in laid.step1_rows
-                 if r.start < date(2020, 6, 1) or r.system in r.player.initial}
-    assert called and set(called) == in_python
-    assert len(in_python) < len(laid.step1_rows)
+    assert called and set(called) == set(laid.python_sections)
+    assert all(laid.sections[i].start < date(2020, 6, 1) for i in called)
+    blended = [r for r in laid.step1_rows if r.end >= date(2020, 6, 1)
+               and r.system not in r.player.initial]
+    assert any(r.chain for r in blended)  # rows that read the chain, left to the loop
 
 
 def test_established_after_reaches_step1_of_a_member_new_to_the_history() -> None:

@@ -181,16 +181,17 @@ def test_stored_equals_rated_catches_a_stored_rating_that_differs(
     from typing import Any
 
     from uscf_ratings.office import run as office_run
-    from uscf_ratings.office.store import outcome_rows
+    from uscf_ratings.office.store import write_sections
 
     sample = Path(__file__).resolve().parents[2] / "examples" / "sample-event.json"
     assert doors.stored_equals_rated(sample, context).status == doors.ACCEPTED
 
-    def nudged(*args: Any) -> list[tuple[Any, ...]]:
-        return [(*row[:2], math.nextafter(row[2], math.inf), *row[3:])
-                for row in outcome_rows(*args)]
+    def nudged(driver: Any, sections: Any, had_changes: bool) -> None:
+        write_sections(driver, [(columns, [(*row[:2], math.nextafter(row[2], math.inf),
+                                            *row[3:]) for row in rows], stored, changes)
+                                for columns, rows, stored, changes in sections], had_changes)
 
-    monkeypatch.setattr(office_run, "outcome_rows", nudged)
+    monkeypatch.setattr(office_run, "write_sections", nudged)
     verdict = doors.stored_equals_rated(sample, context)
     assert verdict.status == doors.DIFFERS and "stored differ" in verdict.detail
 

@@ -113,17 +113,18 @@ def interrupted(events: list[Event], at: int) -> Iterator[Event]:
 
 
 def fail_in_section(patch: pytest.MonkeyPatch, at: int, error: BaseException) -> None:
-    """``error`` raised while the ``at``-th section of the run is rated (counting from 0),
-    after the rows before it were written in the same transaction."""
+    """``error`` raised while the results of the ``at``-th section of the run are made
+    (counting from 0), after the rows of the events before it were written in the same
+    transaction."""
     calls = iter(range(10**6))
-    rate = run_module.RatingRun._write
+    rate = run_module.RatingRun._section_rows
 
-    def rate_section(run: run_module.RatingRun, *args: Any) -> run_module.Rated:
+    def rate_section(run: run_module.RatingRun, *args: Any) -> list[tuple[Any, ...]]:
         if next(calls) == at:
             raise error
         return rate(run, *args)
 
-    patch.setattr(run_module.RatingRun, "_write", rate_section)
+    patch.setattr(run_module.RatingRun, "_section_rows", rate_section)
 
 
 @pytest.mark.parametrize("where", ["between events", "inside an event"])

@@ -119,14 +119,14 @@ def test_a_bug_while_rating_is_raised_as_it_is_after_the_events_before_it_commit
 
     paths = year_files(tmp_path, 6)
     sections = sum(len(read_event(p).sections) for p in paths[:4])
-    calls, rate = iter(range(10**6)), run.RatingRun._write
+    calls, rate = iter(range(10**6)), run.RatingRun._section_rows
 
-    def rate_section(rating_run: run.RatingRun, *args: Any) -> run.Rated:
+    def rate_section(rating_run: run.RatingRun, *args: Any) -> list[tuple[Any, ...]]:
         if next(calls) == sections:  # the fifth event's first section
             raise RuntimeError("a bug in the rating")
         return rate(rating_run, *args)
 
-    monkeypatch.setattr(run.RatingRun, "_write", rate_section)
+    monkeypatch.setattr(run.RatingRun, "_section_rows", rate_section)
     committed: list[str] = []
     with pytest.raises(RuntimeError, match="a bug in the rating"):
         for report in ingest(office, paths, IngestOptions(rating=RateOptions(commit_every=10**9))):

@@ -1,7 +1,7 @@
-"""The office rates a Swiss or round-robin section from its lineup (office/run.py
-`_rate_lineup`: core/layout.py's records, compiled where the extra [fast] is installed);
-rated from its model instead (`prepare` and `core.pipeline.rate_section`, the way of
-matches and foreign events), it stores the same rows.
+"""The office rates a Swiss or round-robin section from its lineup, in the history
+engine's compiled chain (batch/chain.py); rated from its model instead, one section at a
+time by the reference path (`core.pre_event.prepare` and `core.pipeline.rate_section`,
+the way of matches and foreign events), it stores the same rows, to the bit.
 
 The year below has what changes a player's pre-event rating in the office: imported
 baselines (in R only, so dual-rated sections rate Q players by Step 1 from their R
@@ -12,6 +12,7 @@ merged, and an early event that re-rates the later ones.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -52,19 +53,15 @@ def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
     models; how many sections went each way, and how many re-rates read their stored
     events in a pool (office/prefetch.py)."""
     ways = {"lineup": 0, "model": 0, "pools": 0}
-    lineup_of, by_lineup = run_module.RatingRun._lineup_of, run_module.RatingRun._lineup_to_rate
-    by_model = run_module.RatingRun._rate_model
+    to_rate = run_module.RatingRun._to_rate
 
-    def rate_section(run: run_module.RatingRun, *args: Any) -> Any:
-        return lineup_of(run, *args) if lineup else None
-
-    def rate_lineup(run: run_module.RatingRun, *args: Any) -> Any:
-        ways["lineup"] += 1
-        return by_lineup(run, *args)
-
-    def rate_model(run: run_module.RatingRun, *args: Any) -> Any:
-        ways["model"] += 1
-        return by_model(run, *args)
+    def section_to_rate(run: run_module.RatingRun, event: Any, entry: Any, mode: Any) -> Any:
+        taken = to_rate(run, event, entry, mode)
+        if taken.lineup is not None and not lineup:  # the section's model, in its place
+            model = run_module.merged_followed(run._model(event, entry), run.merged)
+            taken = replace(taken, lineup=None, model=model)
+        ways["lineup" if taken.lineup is not None else "model"] += 1
+        return taken
 
     def prefetched(*args: Any) -> Any:
         ways["pools"] += 1
@@ -73,9 +70,7 @@ def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
     read_ahead = run_module.prefetched
     events = synthetic_events(federation(150, SEED), 30, SEED, sizes=(4, 30))
     with monkeypatch.context() as patch:
-        patch.setattr(run_module.RatingRun, "_lineup_of", rate_section)
-        patch.setattr(run_module.RatingRun, "_lineup_to_rate", rate_lineup)
-        patch.setattr(run_module.RatingRun, "_rate_model", rate_model)
+        patch.setattr(run_module.RatingRun, "_to_rate", section_to_rate)
         patch.setattr(run_module, "prefetched", prefetched)
         patch.setattr(run_module, "PREFETCH_FROM", prefetch_from)
         office = Office(url)
@@ -94,8 +89,8 @@ def stored(url: str) -> list[tuple[Any, ...]]:
     by the lineup (core/layout.py) in one path, from the model's results in the other."""
     with Office(url).engine.connect() as c:
         return sorted((r.event_id, r.section, r.member_id, r.system, r.pre, r.pre_games, r.post,
-                       r.games_after, r.floor, tuple(r._mapping[n] for n in STATE_COLUMNS), r.wins, r.draws,
-                       r.losses)
+                       r.games_after, r.floor, tuple(r._mapping[n] for n in STATE_COLUMNS),
+                       r.wins, r.draws, r.losses, r.norm)
                       for r in c.execute(select(schema.ratings)))
 
 

@@ -4,7 +4,6 @@ updated, replaced or removed; sections that share no member are rated in one cal
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -14,7 +13,6 @@ import pytest
 from sqlalchemy import insert, select, text
 from tests.office.conftest import year
 
-from uscf_ratings.core.pipeline import LineupToRate
 from uscf_ratings.office import run, schema
 from uscf_ratings.office.db import Driver, writing
 from uscf_ratings.office.office import Office
@@ -164,33 +162,23 @@ def test_a_merge_replaces_the_rows_of_the_id_merged(office: Office, tmp_path: Pa
     assert rows(office) == rows(ordered)
 
 
-def test_sections_rated_side_by_side_equal_sections_rated_one_by_one(
-        office: Office, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The loop rates consecutive sections that share no member in one call of the
-    kernels (`run._SideBySide`). Every column equals a run that rates each section in
-    a call of its own, and some calls did hold several sections (and none held a member
-    twice)."""
+def test_parts_of_any_size_rate_as_one(office: Office, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run hands the engine its sections a part at a time (`run.PART`), carrying the
+    chain's state from one part to the next: every column equals a run whose parts are
+    one section each, and a re-rate from the first event in parts of three sections
+    equals both."""
     events = year(30)
-    calls: list[int] = []
-    together = run.rate_lineups
-
-    def counted(lineups: Sequence[LineupToRate], earn: Sequence[bool]) -> run.LineupsRated:
-        members = [i for laid, *_ in lineups for i in laid.ids if i]
-        assert len(members) == len(set(members))
-        calls.append(len(lineups))
-        return together(lineups, earn)
-
-    def one_by_one(lineups: Sequence[LineupToRate], earn: Sequence[bool]) -> run.LineupsRated:
-        each = [together([lineup], [wanted]) for lineup, wanted in zip(lineups, earn, strict=True)]
-        return [found[0][0] for found in each], [found[1][0] for found in each]
-
-    monkeypatch.setattr(run, "rate_lineups", counted)
+    sections = sum(len(e.sections) for e in events)
+    monkeypatch.setattr(run, "PART", 10**6)
     office.rate_many(events)
-    assert max(calls) > 1 and sum(calls) == sum(len(e.sections) for e in events)
     alone = Office(f"sqlite:///{tmp_path / 'alone.db'}")
     alone.init()
-    monkeypatch.setattr(run, "rate_lineups", one_by_one)
+    monkeypatch.setattr(run, "PART", 1)
     alone.rate_many(events)
+    assert rows(office) == rows(alone) and len(rows(office)) > sections
+    monkeypatch.setattr(run, "PART", 3)
+    office.correct(events[0].id, events[0])  # every section rated again, in parts of 3
     assert rows(office) == rows(alone)
 
 

@@ -72,10 +72,6 @@ def experiment_command(spec: Path, history_path: str | None, start: date | None,
             raise click.ClickException(f"{history.source}: no section starts within {period}")
         click.echo(f"{len(history.sections):,} sections of {history.files:,} files "
                    f"({period}); {_variants(len(plan.variants))}", err=True)
-        beyond = history.office.beyond_the_compiled_chain
-        if beyond:
-            click.echo(f"rated section by section (slower): the database holds {beyond}",
-                       err=True)
         with click.progressbar(length=len(plan.variants), label="variants",
                                file=sys.stderr) as bar:
             done = run_experiment(plan, history, scheduler=scheduler, workers=workers,

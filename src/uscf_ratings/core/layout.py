@@ -179,17 +179,21 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],
-                players: Mapping[int, Player], rules: RuleSet, end: date
-                ) -> tuple[list[BeforeRow], dict[int, Initial]]:
+                players: Mapping[int, Player], rules: RuleSet, end: date,
+                step1: bool = True) -> tuple[list[BeforeRow], dict[int, Initial]]:
     """Each row's `Before` values from the pre-event ``ratings`` (per row), and Step 1's
     result for each unrated row, by row. ``players`` gives the player Step 1 reads for
-    an entrant (default: its first row in the section)."""
+    an entrant (default: its first row in the section). Without ``step1``, an unrated
+    row's R0 and N are left unknown (the history engine computes them: batch/chain.py)."""
     rows: list[BeforeRow] = []
     initials: dict[int, Initial] = {}
     size = lineup.size
     for row, rating in enumerate(ratings):
         if rating is not None:
             rows.append(_read(rating) + _RATED)
+            continue
+        if not step1:
+            rows.append((None, None, *_UNRATED))
             continue
         g, e = divmod(row, size)
         player = players.get(e) or lineup.unrated[e]

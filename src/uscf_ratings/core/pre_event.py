@@ -58,7 +58,7 @@ FloorsSetByHand = dict[tuple[str, System], list[tuple[date, float]]]
 
 
 def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, System], Rating],
-                     facts: dict[str, MemberFacts | None], floors: FloorsSetByHand,
+                     facts: Mapping[str, MemberFacts | None], floors: FloorsSetByHand,
                      start: date, pre_ratings: PreRatings
                      ) -> tuple[list[Rating | None], dict[int, Player]]:
     """Each row's pre-event rating in a lineup whose entrants are the members ``ids``
@@ -91,7 +91,7 @@ def lineup_pre_event(laid: Lineup, ids: Sequence[str], states: dict[tuple[str, S
 
 
 def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, System], Rating],
-            facts: dict[str, MemberFacts | None], floors: FloorsSetByHand,
+            facts: Mapping[str, MemberFacts | None], floors: FloorsSetByHand,
             pre_ratings: PreRatings) -> Section:
     """The section as the office rates it: pre-event ratings, history and floors from the
     database, and the members' birth dates and FIDE/CFC ratings where the file has none."""
@@ -105,7 +105,7 @@ def prepare(section: Section, ids: dict[int, str], states: dict[tuple[str, Syste
 
 
 def prepare_player(p: Player, member: str, states: dict[tuple[str, System], Rating],
-                   facts: dict[str, MemberFacts | None], floors: FloorsSetByHand, start: date,
+                   facts: Mapping[str, MemberFacts | None], floors: FloorsSetByHand, start: date,
                    pre_ratings: PreRatings) -> Player:
     """One player of `prepare`: member ``member`` of a section starting on ``start``."""
     ratings = _pre_event_ratings(member, p.ratings, states, floors, start, pre_ratings)

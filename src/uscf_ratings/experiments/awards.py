@@ -4,9 +4,9 @@ Norms are counted by level, every player's highest norm in every section (core/n
 from the post-event Regular ratings the variant gives). Titles are counted by title,
 the members holding each at the end of the history: each member's Regular sections, in
 rating order, go through `core.titles.title_status` with the variant's constants (five
-norms by default, National Master at 2200). Both chains (chain.py, compiled.py) collect
-the same `TitleEvent` values and counts; this module turns them into the report's
-numbers.
+norms by default, National Master at 2200). The chain (batch/chain.py) keeps each rated
+Regular row, and rerate.py makes them `TitleEvent` values; this module turns them into
+the report's numbers.
 """
 
 from __future__ import annotations

@@ -80,19 +80,6 @@ class FromOffice:
     def mode(self, event_id: str) -> PreRatings:
         return self.modes.get(event_id, PreRatings.DATABASE)
 
-    @property
-    def beyond_the_compiled_chain(self) -> str:
-        """What of this makes the compiled chain (compiled.py) give way to chain.py, in
-        words; "" where nothing does."""
-        reasons = []
-        if any(m is not PreRatings.DATABASE for m in self.modes.values()):
-            reasons.append("events rated with the files' pre-event ratings")
-        if self.baselines:
-            reasons.append("members' baselines (the ratings of an imported member list)")
-        if self.floors:
-            reasons.append("floors set by hand")
-        return ", ".join(reasons)
-
 
 @dataclass(frozen=True)
 class History:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.norms import NORM_CODES
 from .awards import TITLE_KEYS, TITLE_SHORT
-from .chain import Rerated
+from .rerate import Rerated
 from .run import Experiment
 from .scores import Sums
 

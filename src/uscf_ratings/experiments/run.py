@@ -1,11 +1,10 @@
 """Every variant of an experiment over the same history, each in its own task.
 
-The history is read and laid out once (layout.py), and handed to each worker once (a
-process pool's initializer, or Dask's scatter to every worker); a task then re-rates it
-under one variant (compiled.py) and sends back only its scores and last ratings
-(chain.Rerated). A history the compiled chain does not rate (matches, foreign FIDE
-events, an office database's baselines or floors set by hand) is re-rated by chain.py,
-section by section. Tasks run in local processes by default, or on a Dask cluster given
+The history is read and laid out once (rerate.laid_out: the office's engine,
+batch/history.py), and handed to each worker once (a process pool's initializer, or
+Dask's scatter to every worker); a task then re-rates it under one variant (the same
+engine's chain, batch/chain.py) and sends back only its scores and last ratings
+(rerate.Rerated). Tasks run in local processes by default, or on a Dask cluster given
 the address of its scheduler. A task is a pure function of the history and the variant,
 so where it runs does not change its numbers.
 """
@@ -19,13 +18,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from ..batch.history import HistoryLayout
 from ..core.model import System
 from ..core.variants import Variant
 from ..office.processes import end_with_parent
-from .chain import Rerated, rerate
-from .compiled import rerate_laid
 from .history import History
-from .layout import HistoryLayout, NotLaidOut, lay_out_history
+from .rerate import Rerated, laid_out, rerate_laid
 from .spec import Spec
 
 #: how long to try to reach a Dask scheduler before saying it cannot be reached
@@ -71,22 +69,12 @@ def run_experiment(spec: Spec, history: History, *, scheduler: str | None = None
     return Experiment(spec, history, ordered, where, time.perf_counter() - started)
 
 
-Prepared = HistoryLayout | History
-
-
-def laid_out(history: History) -> Prepared:
-    """The history laid out for the compiled chain, or as it is where it cannot be."""
-    try:
-        return lay_out_history(history)
-    except NotLaidOut:
-        return history
+Prepared = HistoryLayout
 
 
 def rerate_prepared(prepared: Prepared, variant: Variant, follow: System) -> Rerated:
     """One task: the history re-rated under ``variant``."""
-    if isinstance(prepared, HistoryLayout):
-        return rerate_laid(prepared, variant, follow)
-    return rerate(prepared, variant, follow)
+    return rerate_laid(prepared, variant, follow)
 
 
 # --- local processes ----------------------------------------------------------------------

@@ -128,7 +128,8 @@ def movement(changes: Sequence[float] | NDArray[np.float64],
     values = np.asarray(changes, dtype=np.float64)
     shown = []
     for month, ratings in months:
-        r = np.asarray(ratings, dtype=np.float64)
+        # sorted: the mean's last bits do not hang on the order the members were met in
+        r = np.sort(np.asarray(ratings, dtype=np.float64))
         if len(r):
             q10, q50, q90 = np.percentile(r, [10, 50, 90]).tolist()
             shown.append((month, len(r), float(r.mean()), q10, q50, q90))

@@ -519,6 +519,35 @@ def write_outcomes(driver: Driver, section: SectionColumns, rows: list[tuple[Any
                        [(*row[:5], driver.date(row[5]), row[6]) for row in changes])
 
 
+def write_sections(driver: Driver,
+                   sections: Sequence[tuple[SectionColumns, list[tuple[Any, ...]], int,
+                                            list[tuple[Any, ...]]]],
+                   had_changes: bool) -> None:
+    """Write the rows of many sections at once, each given as (its columns, its rows by
+    `outcome_rows`, how many rows the table holds of it, its match changes' rows), as
+    `write_outcomes` writes one: the sections new to the table in one INSERT (a COPY on
+    PostgreSQL); those stored before with as many rows in one UPDATE of them all, in
+    place; any other section (a row no longer there, another member) replaced alone."""
+    new = [row for _, rows, stored, _ in sections if not stored for row in rows]
+    again = [(columns, rows, stored, changes) for columns, rows, stored, changes in sections
+             if stored]
+    if had_changes:
+        driver.executemany("DELETE FROM rating_match_changes WHERE event_id = ? AND "
+                           "section = ?", [columns[:2] for columns, *_ in again])
+    in_place = [s for s in again if s[2] == len(s[1])]
+    updated = [row for _, rows, _, _ in in_place for row in rows]
+    if updated and driver.executemany(UPDATE_OUTCOME, updated) != len(updated):
+        alone = again  # some row's key matched none: each section written on its own
+    else:
+        alone = [s for s in again if s[2] != len(s[1])]
+    for columns, rows, stored, _ in alone:
+        write_outcomes(driver, columns, rows, stored)
+    insert_outcomes(driver, new)
+    driver.insert_many("rating_match_changes", MATCH_CHANGE_COLUMNS, [
+        (*row[:5], driver.date(row[5]), row[6])
+        for _, _, _, changes in sections for row in changes])
+
+
 def has_match_changes(driver: Driver) -> bool:
     """Whether any stored state carries match changes (`write_outcomes`)."""
     return driver.execute("SELECT 1 FROM rating_match_changes LIMIT 1").fetchone() is not None

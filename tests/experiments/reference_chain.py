@@ -1,4 +1,6 @@
-"""One variant of the rules over a whole history, in memory, the way the office rates it.
+"""The reference the history engine (batch/chain.py) is held to: one variant of the
+rules over a whole history, section by section, in Python, the way the office rated
+before the engine.
 
 Each section, in rating order, is rated as `uscf db rate` rates it (office/run.py): a
 member's rating before a section is the state after the member's last section rated
@@ -20,24 +22,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
 
-from ..batch.engine import outcomes as rate_rows
-from ..core.layout import BeforeRow, Lineup, before_rows, lineup
-from ..core.model import Rating, Section, System
-from ..core.norms import NORM_CODES, norm_rules_for, norms_by_pair, section_reason
-from ..core.pipeline import PROCEDURE_TYPES, rate_section, section_systems
-from ..core.pre_event import lineup_pre_event, prepare
-from ..core.records import Before
-from ..core.results import Outcome, outcomes_of
-from ..core.steps import merge_entrants
-from ..core.titles import TitleEvent
-from ..core.variants import Variant
-from ..office.defaults import PreRatings
-from ..office.run import member_ids
-from .awards import Awards, awards_of
-from .history import FromOffice, History
-from .scores import Movement, Prediction, movement, predict
+from uscf_ratings.batch.engine import outcomes as rate_rows
+from uscf_ratings.core.layout import BeforeRow, Lineup, before_rows, lineup
+from uscf_ratings.core.model import Rating, Section, System
+from uscf_ratings.core.norms import NORM_CODES, norm_rules_for, norms_by_pair, section_reason
+from uscf_ratings.core.pipeline import PROCEDURE_TYPES, rate_section, section_systems
+from uscf_ratings.core.pre_event import lineup_pre_event, prepare
+from uscf_ratings.core.records import Before
+from uscf_ratings.core.results import Outcome, outcomes_of
+from uscf_ratings.core.steps import merge_entrants
+from uscf_ratings.core.titles import TitleEvent
+from uscf_ratings.core.variants import Variant
+from uscf_ratings.experiments.awards import awards_of
+from uscf_ratings.experiments.history import FromOffice, History
+from uscf_ratings.experiments.rerate import Rerated
+from uscf_ratings.experiments.scores import movement, predict
+from uscf_ratings.office.defaults import PreRatings
+from uscf_ratings.office.run import member_ids
 
 States = dict[tuple[str, System], Rating]
 MODE = PreRatings.DATABASE  #: `uscf db rate`'s default
@@ -74,20 +76,6 @@ class _Games:
                     self.provisional.append(a[_N] <= established_after
                                             or b[_N] <= established_after)
                     self.y.append(laid.score[j])
-
-
-@dataclass(frozen=True)
-class Rerated:
-    """A variant's outcome over the history: its scores, and every member's last rating
-    in each system (in the order of `keys`, the same for every variant)."""
-
-    variant: Variant
-    prediction: Prediction
-    movement: Movement
-    keys: tuple[tuple[str, str], ...]  #: (member, system) of `finals`
-    finals: NDArray[np.float64]
-    outcomes: int  #: player-systems rated
-    awards: Awards = Awards()  #: the norms and titles it awards (awards.py)
 
 
 def rerate(history: History, variant: Variant, follow: System = System.R,

@@ -1,0 +1,112 @@
+"""One variant of the rules over a whole history, through the office's own engine.
+
+The history (history.py) is laid out once as columns (`laid_out`: batch/history.py), as
+the office lays out the sections it rates: Swiss and round-robin sections by their
+lineups, matches and foreign FIDE events by their models, with what an office database
+adds (its baselines, members' facts, floors set by hand and the way each event's
+pre-event ratings were chosen). A variant is the same chain with other rules and
+constants (`rerate_laid`: batch/chain.py), so the documented variant gives the office's
+numbers, game for game. The chain keeps what the scores read (scores.py: the pre-event
+ratings of both players of every game between rated players, each player's change, the
+followed system's ratings at each month's end) and what the awards read (awards.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..batch.chain import Awarded, Keep, rate_history
+from ..batch.history import HistoryLayout, Starting, ToRate, lay_out
+from ..core.constants import Constants
+from ..core.layout import lineup
+from ..core.model import System
+from ..core.norms import NORM_CODES, section_reason
+from ..core.pipeline import PROCEDURE_TYPES, section_systems
+from ..core.rules import rules_for
+from ..core.steps import merge_entrants
+from ..core.titles import TitleEvent
+from ..core.variants import Variant
+from .awards import Awards, awards_of
+from .history import History
+from .scores import Movement, Prediction, movement, predict
+
+
+@dataclass(frozen=True)
+class Rerated:
+    """A variant's outcome over the history: its scores, and every member's last rating
+    in each system (in the order of `keys`, the same for every variant)."""
+
+    variant: Variant
+    prediction: Prediction
+    movement: Movement
+    keys: tuple[tuple[str, str], ...]  #: (member, system) of `finals`
+    finals: NDArray[np.float64]
+    outcomes: int  #: player-systems rated
+    awards: Awards = Awards()  #: the norms and titles it awards (awards.py)
+
+
+def laid_out(history: History) -> HistoryLayout:
+    """The history laid out for the chain (batch/history.py), with what its office adds."""
+    office = history.office
+    sections = []
+    for event_id, section in history.sections:
+        rules = rules_for(section.start_date)
+        systems = section_systems(section, rules)
+        laid = (lineup(section, rules, systems, merge_entrants(section.players))
+                if section.type in PROCEDURE_TYPES else None)
+        sections.append(ToRate(
+            event_id, section.number, section.start_date, section.end_date, laid,
+            section if laid is None else None, office.mode(event_id),
+            section_reason(section.type, section.online, systems, section.start_date) is None))
+    return lay_out(sections, Starting(dict(office.baselines), frozenset(), office.facts,
+                                      office.floors))
+
+
+def rerate(history: History, variant: Variant, follow: System = System.R) -> Rerated:
+    """Rate ``history`` under ``variant`` (`laid_out`, then `rerate_laid`)."""
+    return rerate_laid(laid_out(history), variant, follow)
+
+
+def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R) -> Rerated:
+    """The laid-out history rated under ``variant``, and scored."""
+    c = variant.constants
+    done = rate_history(laid, variant, keep=Keep(False, True, True), follow=follow)
+    games, changes, rated = done.scored.filled.tolist()
+    s = done.scored
+    keys = sorted((m, sys.value) for m, sys in laid.slots.keys
+                  if done.state.values.rated[laid.slots.index[(m, sys)]])
+    order = np.array([laid.slots.index[(m, System(code))] for m, code in keys], dtype=np.int64)
+    return Rerated(variant,
+                   predict(s.pre_a[:games], s.pre_b[:games], s.provisional[:games],
+                           s.y[:games], c.we_scale),
+                   movement(s.changes[:changes], done.months), tuple(keys),
+                   np.asarray(done.state.values.r0)[order], rated,
+                   _awards(laid, done.awarded, c))
+
+
+def _awards(laid: HistoryLayout, awarded: Awarded, c: Constants) -> Awards:
+    """The norms and titles of the rows the loop kept, in rating order (awards.py); a
+    row of a match or a foreign event has its section's index for a group (-1 - i)."""
+    filled = int(awarded.filled[0])
+    slot, norm = awarded.slot[:filled], awarded.norm[:filled]
+    levels = norm[norm >= 0].tolist()
+    slots = len(laid.slots.keys)
+    # awards.could_hold, for every slot at once: only those members go through title_status
+    member = slot >= 0
+    norms = np.bincount(slot[member & (norm >= 0)], minlength=slots)
+    rated = (awarded.olm[:filled] | ((awarded.games[:filled] > c.established_after)
+                                     & (awarded.post[:filled] >= c.national_master)))
+    candidate = norms >= c.title_norms
+    candidate[slot[member & rated]] = True
+    events: dict[str, list[TitleEvent]] = {}
+    for k in np.flatnonzero(member & candidate[np.maximum(slot, 0)]).tolist():
+        s, g, n = int(awarded.slot[k]), int(awarded.group[k]), int(awarded.norm[k])
+        entry = laid.sections[int(laid.group_section[g]) if g >= 0 else -1 - g]
+        events.setdefault(laid.slots.keys[s][0], []).append(TitleEvent(
+            entry.end, entry.event_id, entry.number,
+            NORM_CODES[n] if n >= 0 else None, float(awarded.post[k]),
+            int(awarded.games[k]) > c.established_after, bool(awarded.olm[k])))
+    return awards_of(levels, events, c)
