@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -16,17 +17,19 @@ from typing import Any
 
 import pytest
 from tests.conftest import REPO, skip_or_fail
+from tests.office.conftest import postgres_url
 
 #: The figures the issue names, each a number (or, for scaling, numbers by size).
 NUMBERS = ("section_ms", "section_ms_reference", "section_ms_batch",
            "engine_player_games_per_s", "pack_player_games_per_s",
            "engine_end_to_end_player_games_per_s", "reference_player_games_per_s",
-           "db_games_per_s", "db_peak_mb", "rerate_year_s",
+           "db_games_per_s", "db_games_per_s_postgresql", "db_peak_mb", "rerate_year_s",
            "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
            "startup_help_ratio", "startup_rate_ratio", "startup_click_ms", "startup_help_ms",
            "startup_rate_ms", "late_tenth_s", "late_tenth_rerates", "late_half_ratio")
 BY_SIZE = ("scaling_section_ms", "scaling_db_games_per_s")
-TARGETS = ("section_ms", "engine_player_games_per_s", "db_games_per_s", "rerate_year_s",
+TARGETS = ("section_ms", "engine_player_games_per_s", "db_games_per_s",
+           "db_games_per_s_postgresql", "db_peak_mb", "rerate_year_s", "experiment_variant_s",
            "peer_ratio_elochess", "peer_ratio_openskill", "peer_ratio_glicko2",
            "startup_help_ratio", "startup_rate_ratio", "late_tenth_s", "late_half_ratio")
 #: the issue's start-up targets: `uscf --help` within 3 times and `uscf rate` of the
@@ -41,8 +44,14 @@ def is_number(value: Any) -> bool:
 
 @pytest.fixture(scope="module")
 def smoke() -> dict[str, Any]:
+    """The smoke run; the office's figure on PostgreSQL too, where the tests have a
+    server (this process's own database: tests/office/conftest.postgres_url)."""
+    env = dict(os.environ)
+    if os.environ.get("USCF_TEST_POSTGRES"):
+        env["USCF_BENCH_POSTGRES"] = postgres_url()
     done = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--json", "--quiet"],
-                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+                          env=env)
     assert done.returncode == 0, done.stderr[-4000:]
     report: dict[str, Any] = json.loads(done.stdout)
     return report
