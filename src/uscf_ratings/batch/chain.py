@@ -387,11 +387,13 @@ def new_state(slots: int) -> State:
 
 
 def grown(state: State, slots: int) -> State:
-    """``state`` with room for ``slots`` slots (the new ones unrated)."""
+    """``state`` with room for ``slots`` slots (the new ones unrated): at least twice its
+    room, where it must grow, so that a history met an event at a time (an office's
+    `uscf db rate` of many files) copies its state a few times, not once an event."""
     have = len(state.day)
     if have >= slots:
         return state
-    more = new_state(slots - have)
+    more = new_state(max(slots - have, have))
     return State(Before(*(np.concatenate((np.asarray(old), np.asarray(new)))
                           for old, new in zip(state.values, more.values, strict=True))),
                  np.concatenate((state.day, more.day)), np.concatenate((state.own, more.own)))
@@ -542,7 +544,8 @@ def rate_history(laid: HistoryLayout, variant: Variant = DOCUMENTED_RULES,
     stops = _stops(laid, python_sections, keep.scores)
     models: list[ModelRated] = []
     months: list[tuple[str, list[float]]] = []
-    follow_slots = np.array([s is follow for _, s in laid.slots.keys], dtype=np.bool_)
+    follow_slots = (np.array([s is follow for _, s in laid.slots.keys], dtype=np.bool_)
+                    if keep.scores else np.zeros(0, np.bool_))
     carry = bool(laid.given_ratings or laid.model_sections or python_sections
                  or extras.known or extras.changes)
     a = 0

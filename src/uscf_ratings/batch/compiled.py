@@ -66,7 +66,7 @@ def drop_stale_caches(sources: Sequence[Path], stamp: Path) -> bool:
 #: every file whose code the compiled functions hold
 SOURCES = tuple(Path(module.__file__ or "")
                 for module in (blending, constants, kernels, norms, procedure, records)) + (
-    Path(__file__), Path(__file__).with_name("engine.py"))
+    Path(__file__), Path(__file__).with_name("engine.py"), Path(__file__).with_name("chain.py"))
 drop_stale_caches(SOURCES, Path(__file__).parent / "__pycache__" / "kernels.sha256")
 
 

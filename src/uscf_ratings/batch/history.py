@@ -222,17 +222,37 @@ class HistoryLayout:
         return blend_table(self.rows, self.step1_rows, rules, self.slots.index)
 
 
+class _Marked:
+    """Slots marked: those of a mask carried from an earlier part of the history (a
+    state's ``rated`` or ``own``), and those added here."""
+
+    def __init__(self, mask: NDArray[np.bool_] | None) -> None:
+        self.mask = mask if mask is not None else np.zeros(0, np.bool_)
+        self.added: set[int] = set()
+
+    def __contains__(self, slot: object) -> bool:
+        if slot in self.added:
+            return True
+        return isinstance(slot, int) and 0 <= slot < len(self.mask) and bool(self.mask[slot])
+
+    def add(self, slot: int) -> None:
+        self.added.add(slot)
+
+
 def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
-            slots: Slots | None = None, rated: set[int] | None = None,
-            own: set[int] | None = None) -> HistoryLayout:
+            slots: Slots | None = None, rated: NDArray[np.bool_] | None = None,
+            own: NDArray[np.bool_] | None = None) -> HistoryLayout:
     """Lay ``sections`` out (in rating order). ``slots`` carry on from an earlier part of
     the same history (and are added to), with the slots its state has rated and, of
-    those, the office's own (chain.State's ``rated`` and ``own``)."""
+    those, the office's own (chain.State's ``rated`` and ``own``, by slot)."""
     slots = Slots() if slots is None else slots
-    known: set[int] = set(rated or ())
+    known = _Marked(rated)
     for key in starting.states:  # a state before the history: read from the chain
         known.add(slots.of(key))
-    own = set(own or ()) | {slots.index[key] for key in starting.own if key in slots.index}
+    owned = _Marked(own)
+    for key in starting.own:
+        if key in slots.index:
+            owned.add(slots.index[key])
     gathered = Columns()
     per_group: list[tuple[int, int, int, bool, int]] = []  #: system, rule set, end, norms, section
     section_stop: list[int] = []
@@ -259,7 +279,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                 if p.id and any(r.played for r in p.results):
                     for system in systems:  # a state after it
                         known.add(slots.of((p.id, system)))
-                        own.add(slots.index[(p.id, system)])
+                        owned.add(slots.index[(p.id, system)])
             continue
         rules = rules_for(entry.start)
         at = gathered.add(laid, _file_rows(laid, rules, entry.end))
@@ -269,7 +289,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                               entry.earns_norms, index))
             section_stop.append(at + len(laid.systems) * laid.size if g == 0
                                 else at + g * laid.size)
-        in_python = _in_python(entry, laid, starting, slots, known, own)
+        in_python = _in_python(entry, laid, starting, slots, known, owned)
         for g, system in enumerate(laid.systems):
             for e in range(laid.size):
                 row = at + g * laid.size + e
@@ -303,7 +323,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                 if laid.ids[e] and laid.last[e] > laid.first[e]:
                     known.add(slots.of((laid.ids[e], system)))
         for key in [k for k in own_keys(laid) if k in slots.index]:
-            own.add(slots.index[key])
+            owned.add(slots.index[key])
     terms, given, games = arrays(gathered)
     by_group = np.array([g[:4] for g in per_group], dtype=np.int64).reshape(-1, 4)
     start, stop, half_k, dual_regular, regular = (
@@ -336,7 +356,7 @@ def _file_rows(laid: Lineup, rules: RuleSet, end: date) -> list[tuple[object, ..
 
 
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
-               known: set[int], own: set[int]) -> bool:
+               known: _Marked, own: _Marked) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
     module's docstring)."""
     if entry.mode is not PreRatings.DATABASE:

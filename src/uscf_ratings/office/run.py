@@ -261,12 +261,10 @@ class RatingRun:
             self.slots = Slots()
         starting = Starting(dict(self.starting), frozenset(self.own), self.facts, self.floors,
                             self.histories)
-        rated_before = own_before = None
-        if self.state is not None:  # what the state carried holds
-            rated_before = set(np.flatnonzero(np.asarray(self.state.values.rated)).tolist())
-            own_before = set(np.flatnonzero(self.state.own).tolist())
-        laid = lay_out([entry for entry, _ in part], starting, self.slots, rated_before,
-                       own_before)
+        carried = self.state
+        laid = lay_out([entry for entry, _ in part], starting, self.slots,
+                       None if carried is None else np.asarray(carried.values.rated),
+                       None if carried is None else carried.own)
         done = rate_history(laid, state=self.state, extras=self.extras)
         self.state, self.extras = done.state, done.extras
         self.starting.clear()
