@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.initial import BLENDED_SOURCE_FIELDS, blended_sources, initial_rating
-from ..core.layout import Columns, Lineup, before_rows
+from ..core.layout import UNRATED_ROW, BeforeRow, Columns, Lineup, holds_rating, rated_row
 from ..core.model import Player, Rating, Section, System
 from ..core.pipeline import section_systems
 from ..core.pre_event import FloorsSetByHand, MemberFacts, PreRatings, prepare_player
@@ -282,7 +282,8 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                         owned.add(slots.index[(p.id, system)])
             continue
         rules = rules_for(entry.start)
-        at = gathered.add(laid, _file_rows(laid, rules, entry.end))
+        at = len(gathered.rows)
+        values: list[BeforeRow] = []  #: each row's `Before` values, where the file's
         rule_set = starts.index(rules.effective)
         for g in range(len(laid.systems)):
             per_group.append((SYSTEMS.index(laid.systems[g]), rule_set, entry.end.toordinal(),
@@ -301,14 +302,20 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                 won.append(laid.won[e])
                 drawn.append(laid.drawn[e])
                 lost.append(m - laid.won[e] - laid.drawn[e])
-                file_rating = laid.ratings[g * laid.size + e]
+                in_file = holds_rating(laid.ratings, g * laid.size + e)
                 in_chain = place in known
-                from_file.append(not in_python and not in_chain and file_rating is not None)
-                needs = not in_python and not in_chain and file_rating is None
+                read = not in_python and not in_chain and in_file
+                from_file.append(read)
+                needs = not in_python and not in_chain and not in_file
                 step1.append(needs)
-                if file_rating is not None and (not file_rating.games_known
-                                                or file_rating.match_changes):
-                    given_ratings[row] = file_rating
+                if read:  # the file's rating, made only here (a FileRatings makes it)
+                    file_rating = laid.ratings[g * laid.size + e]
+                    assert file_rating is not None
+                    values.append(rated_row(file_rating))
+                    if not file_rating.games_known or file_rating.match_changes:
+                        given_ratings[row] = file_rating
+                else:
+                    values.append(UNRATED_ROW)
                 if needs:
                     chain = tuple(s for s in SYSTEMS if member and slots.index.get(
                         (member, s), -1) in known)
@@ -318,6 +325,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                                                 {}, entry.start, entry.mode)
                     step1_rows.append(Step1Row(row, member, player, system, entry.end,
                                                rule_set, chain))
+        gathered.add(laid, values)
         for system in laid.systems:  # the member-systems it rates: a state after it
             for e in range(laid.size):
                 if laid.ids[e] and laid.last[e] > laid.first[e]:
@@ -348,13 +356,6 @@ def own_keys(laid: Lineup) -> list[tuple[str, System]]:
             if laid.ids[e] and laid.last[e] > laid.first[e]]
 
 
-def _file_rows(laid: Lineup, rules: RuleSet, end: date) -> list[tuple[object, ...]]:
-    """The `Before` rows of the file's own ratings, without Step 1 (R0 and N of a row
-    that needs it are written by the chain, or by `_static_step1`)."""
-    rows, _ = before_rows(laid, laid.ratings, {}, rules, end, step1=False)
-    return rows
-
-
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
                known: _Marked, own: _Marked) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
@@ -373,9 +374,9 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
         return True
     blended = rules_for(entry.start).initialization == "blended"
     size = laid.size
-    for row, rating in enumerate(laid.ratings):  # Step 1 that reads a rating of the chain
+    for row in range(len(laid.ratings)):  # Step 1 that reads a rating of the chain
         member = laid.ids[row % size]
-        if rating is not None or not member or slots.index.get(
+        if holds_rating(laid.ratings, row) or not member or slots.index.get(
                 (member, laid.systems[row // size]), -1) in known:
             continue  # no Step 1
         read = [s for s in SYSTEMS if slots.index.get((member, s), -1) in known]

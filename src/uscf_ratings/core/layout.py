@@ -142,6 +142,23 @@ def _made(item: Rating | tuple[Any, ...] | None) -> Rating | None:
     return rating_of_fields(*item) if isinstance(item, tuple) else item
 
 
+def holds_rating(ratings: Sequence[Rating | None], index: int) -> bool:
+    """Whether row ``index`` of a lineup's file ratings has one, without making it (a
+    `FileRatings` makes each rating when read)."""
+    if isinstance(ratings, FileRatings):
+        return ratings._items[index] is not None
+    return ratings[index] is not None
+
+
+def rated_row(rating: Rating) -> BeforeRow:
+    """The `Before` values of a rated row (`before_rows`)."""
+    return _read(rating) + _RATED
+
+
+#: the `Before` values of an unrated row before Step 1: R0 and N not known yet
+UNRATED_ROW: BeforeRow = (None, None, *_UNRATED)
+
+
 def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
            entrants: Sequence[Entrant]) -> Lineup:
     """The section's lineup (``entrants``: pipeline.merge_entrants of its players)."""
@@ -179,21 +196,17 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],
-                players: Mapping[int, Player], rules: RuleSet, end: date,
-                step1: bool = True) -> tuple[list[BeforeRow], dict[int, Initial]]:
+                players: Mapping[int, Player], rules: RuleSet, end: date
+                ) -> tuple[list[BeforeRow], dict[int, Initial]]:
     """Each row's `Before` values from the pre-event ``ratings`` (per row), and Step 1's
     result for each unrated row, by row. ``players`` gives the player Step 1 reads for
-    an entrant (default: its first row in the section). Without ``step1``, an unrated
-    row's R0 and N are left unknown (the history engine computes them: batch/chain.py)."""
+    an entrant (default: its first row in the section)."""
     rows: list[BeforeRow] = []
     initials: dict[int, Initial] = {}
     size = lineup.size
     for row, rating in enumerate(ratings):
         if rating is not None:
             rows.append(_read(rating) + _RATED)
-            continue
-        if not step1:
-            rows.append((None, None, *_UNRATED))
             continue
         g, e = divmod(row, size)
         player = players.get(e) or lineup.unrated[e]
