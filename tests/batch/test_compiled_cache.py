@@ -46,8 +46,12 @@ def test_the_sources_are_every_file_the_compiled_code_holds():
     names = {(path.parent.name, path.name) for path in SOURCES}
     assert names == {("core", "blending.py"), ("core", "constants.py"), ("core", "kernels.py"),
                      ("core", "norms.py"), ("core", "procedure.py"), ("core", "records.py"),
-                     ("batch", "compiled.py"), ("batch", "engine.py")}
+                     ("batch", "compiled.py"), ("batch", "engine.py"), ("batch", "chain.py")}
     assert all(path.is_file() for path in SOURCES)
+    # every module of the package that compiles a function inlines the kernels
+    compiling = {path for path in SOURCES[0].parents[1].rglob("*.py")
+                 if "numba.njit" in path.read_text()}
+    assert compiling <= set(SOURCES), compiling - set(SOURCES)
 
 
 def test_sources_that_cannot_be_read_change_nothing(tmp_path: Path):
