@@ -563,16 +563,14 @@ def rate_history(laid: HistoryLayout, variant: Variant = DOCUMENTED_RULES,
             models.append(_rate_model(laid, index, variant, state, extras))
             models[-1].kept(laid, scored, awarded, keep)
         elif what == "month":
-            months.append((laid.sections[index - 1].end.strftime("%Y-%m"),
-                           _ratings_in(state, follow_slots)))
+            months.append((laid.section_months[index - 1], _ratings_in(state, follow_slots)))
     run_groups(a, laid.groups, terms, laid.end_day, laid.section_stop, rows, blend,
                laid.given, chosen, laid.games, state, regular, laid.earns_norms, keep,
                outputs, scored, awarded, c)
     if carry:
         extras.advance(laid, rows.python, laid.rows)
     if keep.scores and laid.sections:
-        months.append((laid.sections[-1].end.strftime("%Y-%m"),
-                       _ratings_in(state, follow_slots)))
+        months.append((laid.section_months[-1], _ratings_in(state, follow_slots)))
     return Rated(laid, state, outputs, extras, models, scored, awarded, months)
 
 
@@ -584,10 +582,9 @@ def _stops(laid: HistoryLayout, python: Sequence[int], months: bool
     found = [(int(laid.section_group[i]), i, 1, "model") for i in laid.model_sections]
     found += [(int(laid.section_group[i]), i, 1, "python") for i in python]
     if months:
-        sections = laid.sections
-        for i in range(1, len(sections)):
-            if sections[i].end.strftime("%Y-%m") != sections[i - 1].end.strftime("%Y-%m"):
-                found.append((int(laid.section_group[i]), i, 0, "month"))
+        month = laid.section_months
+        found += [(int(laid.section_group[i]), i, 0, "month") for i in range(1, len(month))
+                  if month[i] != month[i - 1]]
     return [(g, what, i) for g, i, _, what in sorted(found)]
 
 

@@ -183,6 +183,25 @@ class HistoryLayout:
     blend: Blend  #: by the documented rules
     starting: Starting
     slots: Slots
+    #: the slots given a state other than by a row: before the history, or by a match
+    #: or a foreign event
+    other_states: frozenset[int] = frozenset()
+
+    @functools.cached_property
+    def rated_keys(self) -> tuple[tuple[tuple[str, str], ...], NDArray[np.int64]]:
+        """The (member, system code) of every slot the history gives a state, sorted,
+        and those slots in that order: the same for every variant of the rules, since
+        the same games are played under any (an experiment's last ratings)."""
+        played = (np.asarray(self.games.last) - np.asarray(self.games.first)) > 0
+        found = set(self.slot[played & (self.slot >= 0)].tolist()) | self.other_states
+        codes = sorted((self.slots.keys[s][0], self.slots.keys[s][1].value, s) for s in found)
+        return (tuple((m, code) for m, code, _ in codes),
+                np.array([s for _, _, s in codes], dtype=np.int64))
+
+    @functools.cached_property
+    def section_months(self) -> tuple[str, ...]:
+        """Each section's month ("2026-03"), for an experiment's ratings over time."""
+        return tuple(entry.end.strftime("%Y-%m") for entry in self.sections)
 
     @property
     def rows(self) -> int:
@@ -247,8 +266,10 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
     those, the office's own (chain.State's ``rated`` and ``own``, by slot)."""
     slots = Slots() if slots is None else slots
     known = _Marked(rated)
+    other_states: set[int] = set()
     for key in starting.states:  # a state before the history: read from the chain
         known.add(slots.of(key))
+        other_states.add(slots.index[key])
     owned = _Marked(own)
     for key in starting.own:
         if key in slots.index:
@@ -280,6 +301,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                     for system in systems:  # a state after it
                         known.add(slots.of((p.id, system)))
                         owned.add(slots.index[(p.id, system)])
+                        other_states.add(slots.index[(p.id, system)])
             continue
         rules = rules_for(entry.start)
         at = len(gathered.rows)
@@ -345,7 +367,8 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
         np.array(slot, np.int64), np.array(from_file, np.bool_), np.array(step1, np.bool_),
         np.array(python, np.bool_), np.array(won, np.int64), np.array(drawn, np.int64),
         np.array(lost, np.int64), given, given_ratings, games, tuple(step1_rows),
-        blend_table(len(slot), step1_rows, RULE_SETS, slots.index), starting, slots)
+        blend_table(len(slot), step1_rows, RULE_SETS, slots.index), starting, slots,
+        frozenset(other_states))
     _static_step1(layout)
     return layout
 

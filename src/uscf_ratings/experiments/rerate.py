@@ -76,13 +76,11 @@ def rerate_laid(laid: HistoryLayout, variant: Variant, follow: System = System.R
     done = rate_history(laid, variant, keep=Keep(False, True, True), follow=follow)
     games, changes, rated = done.scored.filled.tolist()
     s = done.scored
-    keys = sorted((m, sys.value) for m, sys in laid.slots.keys
-                  if done.state.values.rated[laid.slots.index[(m, sys)]])
-    order = np.array([laid.slots.index[(m, System(code))] for m, code in keys], dtype=np.int64)
+    keys, order = laid.rated_keys
     return Rerated(variant,
                    predict(s.pre_a[:games], s.pre_b[:games], s.provisional[:games],
                            s.y[:games], c.we_scale),
-                   movement(s.changes[:changes], done.months), tuple(keys),
+                   movement(s.changes[:changes], done.months), keys,
                    np.asarray(done.state.values.r0)[order], rated,
                    _awards(laid, done.awarded, c))
 
