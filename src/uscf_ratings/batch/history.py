@@ -96,11 +96,16 @@ class Starting:
 
 @dataclass
 class Slots:
-    """Each member-system's place in the chain's state, in the order first met; grows
-    as a history goes on (an office's run keeps them from one transaction to the next)."""
+    """Each member-system's place in the chain's state, in the order first met, and
+    which of them have a state (``rated``: before the history or by a section laid out
+    so far) and which the office rated itself (``own``: not a baseline); grows as a
+    history goes on (an office's run keeps them from one part to the next, and from one
+    transaction to the next)."""
 
     keys: list[tuple[str, System]] = field(default_factory=list)
     index: dict[tuple[str, System], int] = field(default_factory=dict)
+    rated: set[int] = field(default_factory=set)
+    own: set[int] = field(default_factory=set)
 
     def of(self, key: tuple[str, System]) -> int:
         place = self.index.get(key)
@@ -241,36 +246,16 @@ class HistoryLayout:
         return blend_table(self.rows, self.step1_rows, rules, self.slots.index)
 
 
-class _Marked:
-    """Slots marked: those of a mask carried from an earlier part of the history (a
-    state's ``rated`` or ``own``), and those added here."""
-
-    def __init__(self, mask: NDArray[np.bool_] | None) -> None:
-        self.mask = mask if mask is not None else np.zeros(0, np.bool_)
-        self.added: set[int] = set()
-
-    def __contains__(self, slot: object) -> bool:
-        if slot in self.added:
-            return True
-        return isinstance(slot, int) and 0 <= slot < len(self.mask) and bool(self.mask[slot])
-
-    def add(self, slot: int) -> None:
-        self.added.add(slot)
-
-
 def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
-            slots: Slots | None = None, rated: NDArray[np.bool_] | None = None,
-            own: NDArray[np.bool_] | None = None) -> HistoryLayout:
+            slots: Slots | None = None) -> HistoryLayout:
     """Lay ``sections`` out (in rating order). ``slots`` carry on from an earlier part of
-    the same history (and are added to), with the slots its state has rated and, of
-    those, the office's own (chain.State's ``rated`` and ``own``, by slot)."""
+    the same history, and are added to."""
     slots = Slots() if slots is None else slots
-    known = _Marked(rated)
+    known, owned = slots.rated, slots.own
     other_states: set[int] = set()
     for key in starting.states:  # a state before the history: read from the chain
         known.add(slots.of(key))
         other_states.add(slots.index[key])
-    owned = _Marked(own)
     for key in starting.own:
         if key in slots.index:
             owned.add(slots.index[key])
@@ -313,25 +298,28 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
             section_stop.append(at + len(laid.systems) * laid.size if g == 0
                                 else at + g * laid.size)
         in_python = _in_python(entry, laid, starting, slots, known, owned)
+        size, index_of = laid.size, slots.index
+        ids, first, last, wins, draws = laid.ids, laid.first, laid.last, laid.won, laid.drawn
         for g, system in enumerate(laid.systems):
-            for e in range(laid.size):
-                row = at + g * laid.size + e
-                member = laid.ids[e]
-                place = slots.of((member, system)) if member else -1
+            for e in range(size):
+                row = at + g * size + e
+                member = ids[e]
+                place = index_of.get((member, system), -1) if member else -1
+                if member and place < 0:
+                    place = slots.of((member, system))
                 slot.append(place)
                 python.append(in_python)
-                m = laid.last[e] - laid.first[e]
-                won.append(laid.won[e])
-                drawn.append(laid.drawn[e])
-                lost.append(m - laid.won[e] - laid.drawn[e])
-                in_file = holds_rating(laid.ratings, g * laid.size + e)
+                won.append(wins[e])
+                drawn.append(draws[e])
+                lost.append(last[e] - first[e] - wins[e] - draws[e])
+                in_file = holds_rating(laid.ratings, g * size + e)
                 in_chain = place in known
                 read = not in_python and not in_chain and in_file
                 from_file.append(read)
                 needs = not in_python and not in_chain and not in_file
                 step1.append(needs)
                 if read:  # the file's rating, made only here (a FileRatings makes it)
-                    file_rating = laid.ratings[g * laid.size + e]
+                    file_rating = laid.ratings[g * size + e]
                     assert file_rating is not None
                     values.append(rated_row(file_rating))
                     if not file_rating.games_known or file_rating.match_changes:
@@ -380,7 +368,7 @@ def own_keys(laid: Lineup) -> list[tuple[str, System]]:
 
 
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
-               known: _Marked, own: _Marked) -> bool:
+               known: set[int], own: set[int]) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
     module's docstring)."""
     if entry.mode is not PreRatings.DATABASE:

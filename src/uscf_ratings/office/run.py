@@ -252,8 +252,6 @@ class RatingRun:
 
     def _rate_part(self, part: list[tuple[ToRate, SectionEntry]]) -> list[Rated]:
         """Sections laid out, rated by the engine from the state carried, and written."""
-        import numpy as np
-
         from ..batch.chain import rate_history
         from ..batch.history import Slots, Starting, lay_out
 
@@ -261,10 +259,7 @@ class RatingRun:
             self.slots = Slots()
         starting = Starting(dict(self.starting), frozenset(self.own), self.facts, self.floors,
                             self.histories)
-        carried = self.state
-        laid = lay_out([entry for entry, _ in part], starting, self.slots,
-                       None if carried is None else np.asarray(carried.values.rated),
-                       None if carried is None else carried.own)
+        laid = lay_out([entry for entry, _ in part], starting, self.slots)
         done = rate_history(laid, state=self.state, extras=self.extras)
         self.state, self.extras = done.state, done.extras
         self.starting.clear()
