@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import NamedTuple, Protocol
 
@@ -236,7 +236,19 @@ class HistoryLayout:
     @functools.cached_property
     def model_sections(self) -> tuple[int, ...]:
         """The sections rated from their model (matches and foreign events)."""
-        return tuple(i for i, s in enumerate(self.sections) if s.lineup is None)
+        return tuple(i for i, s in enumerate(self.sections) if s.model is not None)
+
+    def without_lineups(self) -> HistoryLayout:
+        """The layout without the lineups the chain cannot read, for sending to other
+        processes: it reads a section's lineup only at a stop, before a Python section,
+        which under some rules may be one whose Step 1 reads the chain."""
+        group_of = np.searchsorted(self.start, [r.row for r in self.step1_rows if r.chain],
+                                   side="right") - 1
+        kept = (set(self.python_sections) | set(self.model_sections)
+                | set(self.group_section[group_of].tolist()))
+        return replace(self, sections=tuple(
+            entry if i in kept else replace(entry, lineup=None)
+            for i, entry in enumerate(self.sections)))
 
     def blend_by(self, rules: Sequence[RuleSet]) -> Blend:
         """The blended initialization's sources by ``rules`` (indexed as RULE_SETS)."""

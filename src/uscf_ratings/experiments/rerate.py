@@ -61,8 +61,9 @@ def laid_out(history: History) -> HistoryLayout:
             event_id, section.number, section.start_date, section.end_date, laid,
             section if laid is None else None, office.mode(event_id),
             section_reason(section.type, section.online, systems, section.start_date) is None))
-    return lay_out(sections, Starting(dict(office.baselines), frozenset(), office.facts,
-                                      office.floors))
+    history_laid = lay_out(sections, Starting(dict(office.baselines), frozenset(),
+                                              office.facts, office.floors))
+    return history_laid.without_lineups()  # a variant's task is sent the layout
 
 
 def rerate(history: History, variant: Variant, follow: System = System.R) -> Rerated:
