@@ -23,7 +23,7 @@ path, rating each section of a history one by one, to the bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
@@ -714,15 +714,6 @@ def _rate_model(laid: HistoryLayout, i: int, variant: Variant, state: State,
     norms = {p.pair: p.norm.code for p in result.players
              if p.norm is not None and p.norm.code is not None}
     return ModelRated(i, outcomes, ids, norms)
-
-
-def norm_code(level: int) -> str | None:
-    return NORM_CODES[level] if level >= 0 else None
-
-
-def starting_of(states: Mapping[tuple[str, System], Rating]) -> Starting:
-    """`Starting` of states alone (a folder's history starts from none)."""
-    return Starting(states=states)
 
 
 def load() -> None:
