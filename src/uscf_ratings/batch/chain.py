@@ -721,19 +721,8 @@ def load() -> None:
     section of one game (the first call of a compiled function loads its code), as a
     process about to rate many sections may do while it waits for something else
     (`office.run.load_kernels`)."""
-    from ..core.layout import lineup
-    from ..core.model import Player, Result, Section
-    from ..core.pipeline import section_systems
-    from ..core.rules import rules_for
-    from ..core.steps import merge_entrants
+    from .engine import DAY_OF_ONE_GAME, one_game
     from .history import ToRate, lay_out
 
-    day = date(2025, 1, 4)
-    rated = {System.R: Rating(1500.0, 30)}
-    section = Section(1, day, day, (
-        Player(1, "1", ratings=rated, results=(Result(1, "W", 2),)),
-        Player(2, "2", ratings=rated, results=(Result(1, "L", 1),))), systems=(System.R,))
-    rules = rules_for(day)
-    laid = lineup(section, rules, section_systems(section, rules),
-                  merge_entrants(section.players))
-    rate_history(lay_out([ToRate("E", 1, day, day, laid, earns_norms=True)]))
+    day = DAY_OF_ONE_GAME
+    rate_history(lay_out([ToRate("E", 1, day, day, one_game(), earns_norms=True)]))

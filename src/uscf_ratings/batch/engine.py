@@ -214,16 +214,26 @@ def load() -> None:
     compiled function loads its code (about 0.4 s, after the 0.5 s of importing this
     module), and a process that is about to rate many sections can do that while it
     waits for something else (`office.run.load_kernels`)."""
-    day = date(2025, 1, 4)
-    rated = {System.R: Rating(1500.0, 30)}
-    section = Section(1, day, day, (
-        Player(1, "", ratings=rated, results=(Result(1, "W", 2),)),
-        Player(2, "", ratings=rated, results=(Result(1, "L", 1),))), systems=(System.R,))
-    rules = rules_for(day)
-    laid = lineup(section, rules, (System.R,), merge_entrants(section.players))
-    rows, _ = before_rows(laid, laid.ratings, {}, rules, day)
+    laid = one_game()
+    day = DAY_OF_ONE_GAME
+    rows, _ = before_rows(laid, laid.ratings, {}, rules_for(day), day)
     for earn in (True, False):  # a section that earns norms, and one that does not
         rate_lineups_and_norms([(laid, laid.ratings, rows, day)], [earn])
+
+
+#: the day of `one_game`'s section
+DAY_OF_ONE_GAME = date(2025, 1, 4)
+
+
+def one_game() -> Lineup:
+    """The lineup of a Regular section of one game between two members rated 1500, the
+    least that runs every compiled kernel once (`load`, `chain.load`)."""
+    day = DAY_OF_ONE_GAME
+    rated = {System.R: Rating(1500.0, 30)}
+    section = Section(1, day, day, (
+        Player(1, "1", ratings=rated, results=(Result(1, "W", 2),)),
+        Player(2, "2", ratings=rated, results=(Result(1, "L", 1),))), systems=(System.R,))
+    return lineup(section, rules_for(day), (System.R,), merge_entrants(section.players))
 
 
 def rate_outcomes(section: Section) -> tuple[Outcome, ...]:
