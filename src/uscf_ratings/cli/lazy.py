@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import click
-from click.utils import make_default_short_help
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """click's list of commands, with the short help of a command not imported yet
-        made from its table entry, as click makes it from the command's help."""
+        made from its table entry by click itself (a stand-in command with that help)."""
         names = self.list_commands(ctx)
         if not names:
             return
@@ -64,8 +63,8 @@ class LazyGroup(click.Group):
                 if command.hidden:
                     continue
                 rows.append((name, command.get_short_help_str(limit)))
-            else:
-                rows.append((name, make_default_short_help(self.lazy[name].summary,
-                                                           limit).strip()))
+            else:  # click's own shortening, of a command holding just that paragraph
+                stand_in = click.Command(name, help=self.lazy[name].summary)
+                rows.append((name, stand_in.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
