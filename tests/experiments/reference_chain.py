@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from uscf_ratings.batch.engine import outcomes as rate_rows
 from uscf_ratings.core.layout import BeforeRow, Lineup, before_rows, lineup
 from uscf_ratings.core.model import Rating, Section, System
 from uscf_ratings.core.norms import NORM_CODES, norm_rules_for, norms_by_pair, section_reason
-from uscf_ratings.core.pipeline import PROCEDURE_TYPES, rate_section, section_systems
+from uscf_ratings.core.pipeline import PROCEDURE_TYPES, rate_rows, rate_section, section_systems
 from uscf_ratings.core.pre_event import lineup_pre_event, prepare
 from uscf_ratings.core.records import Before
 from uscf_ratings.core.results import Outcome, outcomes_of

@@ -265,7 +265,7 @@ def outcomes(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Befo
 
 
 def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
-    """`core.pipeline.rate_lineups`, compiled: `outcomes` of each lineup, all in one call
+    """`core.pipeline.rate_rows` of each lineup, compiled: `outcomes` of each, all in one call
     of the kernels, which is most of the time a small section takes (making the arrays
     and calling compiled code cost about 0.2 ms a call; docs/performance.md). The
     lineups are rated side by side, so none may hold a member another one rates, and

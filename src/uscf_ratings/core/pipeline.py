@@ -110,12 +110,6 @@ def rate_rows(laid: Lineup, ratings: Sequence[Rating | None], rows: Sequence[Bef
     return stored_outcomes(laid, ratings, games, final, end)
 
 
-def rate_lineups(lineups: Sequence[LineupToRate]) -> list[tuple[Outcome, ...]]:
-    """`rate_rows` of each of ``lineups``; batch.engine.rate_lineups is the same,
-    compiled, in one call for them all."""
-    return [rate_rows(*lineup) for lineup in lineups]
-
-
 def _run(laid: Lineup, rows: Sequence[BeforeRow]
          ) -> tuple[Before, Games, Prepared, tuple[Trace, Trace, Trace], Final]:
     """The procedure's kernels over the lineup's records, as Python lists."""
