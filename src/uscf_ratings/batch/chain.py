@@ -22,6 +22,7 @@ path, rating each section of a history one by one, to the bit.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,18 +45,19 @@ from ..core.records import Before, Final, Games, Terms
 from ..core.results import Outcome, outcomes_of
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.variants import DOCUMENTED_RULES, STEP1_FIELDS, Variant
-from .compiled import KERNELS, rate
+from .compiled import (
+    age_rating,
+    blended_average,
+    counted_norm_games,
+    highest_norm,
+    most_meetings,
+    norm_eligibility,
+    rate,
+    source_weight,
+)
 from .compiled import prepare as prepare_kernel
 from .engine import outcome_records
 from .history import SYSTEMS, Blend, HistoryLayout, Starting
-
-age_rating = KERNELS["age_rating"]
-source_weight = KERNELS["source_weight"]
-blended_average = KERNELS["blended_average"]
-highest_norm = KERNELS["highest_norm"]
-norm_eligibility = KERNELS["norm_eligibility"]
-most_meetings = KERNELS["most_meetings"]
-counted_norm_games = KERNELS["counted_norm_games"]
 
 
 class State(NamedTuple):
@@ -512,20 +514,16 @@ def rate_history(laid: HistoryLayout, variant: Variant = DOCUMENTED_RULES,
     """Rate ``laid`` in order under ``variant`` from ``state`` (a run's state carried on
     from an earlier part of the same history; None: nothing rated yet)."""
     c = variant.constants
-    rules = [variant.apply(rs) for rs in RULE_SETS]
-    absolute = np.array([[s in r.absolute_floor_systems for s in SYSTEMS] for r in rules],
-                        dtype=np.bool_)
+    rules, absolute, bonus_threshold, bonus_m3_distinct = _rule_tables(variant)
     terms = Terms(laid.start, laid.stop, laid.half_k, laid.dual_regular, laid.regular,
                   absolute[laid.rule_set, laid.system] if laid.groups else np.zeros(0, np.bool_),
-                  np.array([r.bonus_threshold for r in rules])[laid.rule_set],
-                  np.array([r.bonus_m3_needs_distinct_opponents for r in rules],
-                           dtype=np.bool_)[laid.rule_set])
+                  bonus_threshold[laid.rule_set], bonus_m3_distinct[laid.rule_set])
     extras = extras if extras is not None else _Extras()
     extras.done, extras.by_row, extras.chosen = 0, {}, {}
     state = start_state(laid, state, extras)
     rows, python_sections = _rows(laid, variant, rules)
     blend = laid.blend_by(rules)
-    chosen = unrated(laid.rows)
+    chosen = unrated(laid.rows if python_sections else 0)  # read only at their rows
     n = laid.rows
     outputs = _outputs(n if keep.outputs else 0)
     pairs = int((np.asarray(laid.games.last) - np.asarray(laid.games.first)).sum()) \
@@ -572,6 +570,21 @@ def rate_history(laid: HistoryLayout, variant: Variant = DOCUMENTED_RULES,
     if keep.scores and laid.sections:
         months.append((laid.section_months[-1], _ratings_in(state, follow_slots)))
     return Rated(laid, state, outputs, extras, models, scored, awarded, months)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_tables(variant: Variant) -> tuple[list[RuleSet], NDArray[np.bool_],
+                                            NDArray[np.float64], NDArray[np.bool_]]:
+    """The rule sets under ``variant`` (indexed as RULE_SETS) and what the groups' terms
+    read of them: by rule set and system, whether the absolute floor applies; by rule
+    set, B and whether a bonus at m = 3 needs three opponents. Made once a variant: an
+    office rates an event a call."""
+    rules = [variant.apply(rs) for rs in RULE_SETS]
+    return (rules,
+            np.array([[s in r.absolute_floor_systems for s in SYSTEMS] for r in rules],
+                     dtype=np.bool_),
+            np.array([r.bonus_threshold for r in rules]),
+            np.array([r.bonus_m3_needs_distinct_opponents for r in rules], dtype=np.bool_))
 
 
 def _stops(laid: HistoryLayout, python: Sequence[int], months: bool
