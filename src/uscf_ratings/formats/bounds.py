@@ -156,20 +156,33 @@ def _bounded(convert: type[int] | type[float]) -> Any:
 _parse_int, _parse_float = _bounded(int), _bounded(float)
 #: A JSON string, a bracket, or a run of number characters: what `_place` walks.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-+0-9.eE]{%d,}' % (MAX_NUMBER_CHARS + 1))
+#: Bytes as `_NUMBER_MASK` maps them: a character that can be part of a JSON number is "1".
+_NUMBER_MASK = bytes(ord("1") if chr(i) in "-+0123456789.eE" else ord("0") for i in range(256))
+_TOO_LONG_NUMBER = b"1" * (MAX_NUMBER_CHARS + 1)
+#: Every byte but the brackets, the quotes and the backslash: what `nesting` looks past.
+_NOT_STRUCTURE = bytes(i for i in range(256) if chr(i) not in '[]{}"\\')
+#: A JSON string (its backslashes escaping the next character).
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 
 def parse_json(text: str, source: str) -> Any:
     """Parse JSON text, or raise a `ParseError` naming ``source`` and the line and column:
     invalid JSON, nesting deeper than `MAX_JSON_DEPTH`, or a number longer than
     `MAX_NUMBER_CHARS` (each refused before Python's parser fails on it)."""
+    # A number can be too long only where the text has a run of number characters that
+    # long: without one, Python's own conversions are used, as the bounded ones cost a
+    # call of Python for every number (a quarter of reading an event file)
+    raw = text.encode("utf-8", "surrogatepass")
+    bounded = _TOO_LONG_NUMBER in raw.translate(_NUMBER_MASK)
     try:
-        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float) if bounded \
+            else json.loads(text)
     except json.JSONDecodeError as error:
         raise ParseError(source, [Issue(f"line {error.lineno} column {error.colno}",
                                         f"not valid JSON: {error.msg}")]) from None
     except (RecursionError, _LongNumber):
         raise ParseError(source, [_place(text)]) from None
-    if json_depth(data) > MAX_JSON_DEPTH:
+    if nesting(raw) > MAX_JSON_DEPTH:
         raise ParseError(source, [_place(text)])
     return data
 
@@ -199,20 +212,23 @@ def _line_column(text: str, offset: int) -> str:
     return f"line {line} column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
 
 
-def json_depth(value: object) -> int:
-    """How deeply lists and objects nest in a parsed JSON value (a scalar is 0), found
-    without recursion, and without looking further than `MAX_JSON_DEPTH` + 1."""
-    deepest = 0
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (dict, list)):
-            depth += 1
-            deepest = max(deepest, depth)
-            if depth > MAX_JSON_DEPTH:
-                break
-            stack.extend((item, depth) for item in (node.values() if isinstance(node, dict) else node))
-    return deepest
+def nesting(raw: bytes) -> int:
+    """How deeply lists and objects nest in valid JSON (its UTF-8 bytes; a scalar is 0),
+    counted up to `MAX_JSON_DEPTH` + 1. With its strings taken out, its brackets are well
+    nested; each pass takes out the pairs that hold nothing, all at once (those it
+    empties wait for the next pass), so the passes needed are the depth."""
+    marks = raw.translate(None, _NOT_STRUCTURE)
+    if b"\\" in marks:  # an escape: the strings are found by their grammar
+        marks = _STRING.sub(b"", raw).translate(None, _NOT_STRUCTURE)
+    else:  # every quote ends or begins a string: most hold no bracket, and go at once
+        marks = marks.replace(b'""', b"")
+        if b'"' in marks:
+            marks = _STRING.sub(b"", marks)
+    depth = 0
+    while marks and depth <= MAX_JSON_DEPTH:
+        marks = marks.replace(b"[]", b".").replace(b"{}", b".").replace(b".", b"")
+        depth += 1
+    return depth
 
 
 def positional_rounds(section: Section, fmt: str) -> int:

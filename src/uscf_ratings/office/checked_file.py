@@ -98,6 +98,7 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
         event = read_any(path, named_format, event_date=options.event_date,
                          systems=options.systems, data=data)
     require_systems(event, str(path))
+    read = event  # as the reader returned it: its values are in their domain
     notes: list[str] = []
     if options.assign_ids:
         event, given = with_assigned_ids(event)
@@ -107,7 +108,7 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
     for section in event.sections:
         section_systems(section, rules_for(section.start_date))
         check_section(section)
-    verdict = check_event(event)
+    verdict = check_event(event, read_in_domain=event is read)
     if verdict.problems:
         raise AdmissionError(str(path), verdict.problems)
     notes.extend(verdict.warnings)
