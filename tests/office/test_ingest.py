@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 from tests.conftest import another_file_of, write_events
+from tests.office.conftest import dump
 
 from uscf_ratings.core.model import Event
 from uscf_ratings.formats.event_json import read_event
@@ -95,13 +96,15 @@ def test_every_file_refused_is_named_and_nothing_is_stored(office: Office, tmp_p
     assert count(office, "events") == count(office, "ratings") == 0
 
 
+@pytest.mark.parametrize("commit_every", [0, 10**9])  # groups of one; one group of six
 def test_an_event_that_fails_is_named_by_its_file_and_the_events_before_it_stay(
-        office: Office, tmp_path: Path) -> None:
+        office: Office, tmp_path: Path, commit_every: int) -> None:
     paths = year_files(tmp_path, 6)
     list(ingest(office, [another_file_of(paths[3], tmp_path)]))
     committed: list[str] = []
+    options = IngestOptions(check_first=True, rating=RateOptions(commit_every=commit_every))
     with pytest.raises(EventFailed) as failed:
-        for report in ingest(office, paths, IngestOptions(rating=RateOptions(commit_every=0))):
+        for report in ingest(office, paths, options):
             if isinstance(report, Committed):
                 committed.extend(e.event_id for e in report.events)
     assert failed.value.path == paths[3]
@@ -118,13 +121,13 @@ def test_a_bug_while_rating_is_raised_as_it_is_after_the_events_before_it_commit
     from uscf_ratings.office import run
 
     paths = year_files(tmp_path, 6)
-    sections = sum(len(read_event(p).sections) for p in paths[:4])
-    calls, rate = iter(range(10**6)), run.RatingRun._section_rows
+    rate = run.RatingRun._section_rows
 
-    def rate_section(rating_run: run.RatingRun, *args: Any) -> list[tuple[Any, ...]]:
-        if next(calls) == sections:  # the fifth event's first section
+    def rate_section(rating_run: run.RatingRun, i: int, entry: Any, *args: Any
+                     ) -> list[tuple[Any, ...]]:
+        if entry.event_id == paths[4].stem:  # the fifth event's sections, however rated
             raise RuntimeError("a bug in the rating")
-        return rate(rating_run, *args)
+        return rate(rating_run, i, entry, *args)
 
     monkeypatch.setattr(run.RatingRun, "_section_rows", rate_section)
     committed: list[str] = []
@@ -134,6 +137,45 @@ def test_a_bug_while_rating_is_raised_as_it_is_after_the_events_before_it_commit
                 committed.extend(e.event_id for e in report.events)
     assert committed == [p.stem for p in paths[:4]]
     assert count(office, "events") == 4
+
+
+def test_events_rated_in_one_group_are_stored_and_reported_as_one_by_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`EventTransaction.rate_group`: one call of the engine for the events of a commit
+    rates and stores what rating them one at a time does, to the bit, and reports each
+    event alike; here after a first batch, so that the group goes on from the states of
+    another transaction."""
+    (tmp_path / "files").mkdir()
+    paths = year_files(tmp_path / "files", 12)
+    from uscf_ratings.office.run import RatingRun
+
+    calls: list[int] = []
+    rate_from = RatingRun.rate_from
+
+    def counted(run: RatingRun, key: Any) -> Any:
+        calls.append(1)
+        return rate_from(run, key)
+
+    monkeypatch.setattr(RatingRun, "rate_from", counted)
+    outcomes, engine_calls = [], []
+    for name, commit_every in (("one_by_one", 0), ("grouped", 10**9)):
+        calls.clear()
+        office = Office(f"sqlite:///{tmp_path / name}.db")
+        office.init()
+        reports: list[Any] = []
+        for batch in (paths[:4], paths[4:]):
+            options = IngestOptions(check_first=True,
+                                    rating=RateOptions(commit_every=commit_every))
+            reports += [e for r in ingest(office, batch, options)
+                        if isinstance(r, Committed) for e in r.events]
+        outcomes.append((dump(office), reports))
+        engine_calls.append(len(calls))
+    assert engine_calls == [12, 2]  # an event a call; a group (a batch of files) a call
+    (one_by_one, reported_alone), (grouped, reported_grouped) = outcomes
+    assert grouped == one_by_one
+    assert reported_grouped == reported_alone
+    assert [e.event_id for e in reported_grouped] == [p.stem for p in paths]
+    assert all(e.sections > 0 and e.ratings > 0 for e in reported_grouped)
 
 
 def test_the_options_reach_what_is_stored(office: Office, tmp_path: Path) -> None:

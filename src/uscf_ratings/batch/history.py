@@ -114,6 +114,22 @@ class Slots:
             self.keys.append(key)
         return place
 
+    def places(self, members: Sequence[str], system: System) -> list[int]:
+        """The slot of each of ``members`` in ``system``, made in that order where new;
+        -1 for a player without a member id."""
+        index, keys = self.index, self.keys
+        out = []
+        for member in members:
+            if not member:
+                out.append(-1)
+                continue
+            place = index.get((member, system))
+            if place is None:
+                place = index[(member, system)] = len(keys)
+                keys.append((member, system))
+            out.append(place)
+        return out
+
 
 class Blend(NamedTuple):
     """What the blended initialization of each Step 1 row reads (initial.blended_sources),
@@ -309,51 +325,57 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                               entry.earns_norms, index))
             section_stop.append(at + len(laid.systems) * laid.size if g == 0
                                 else at + g * laid.size)
-        in_python = _in_python(entry, laid, starting, slots, known, owned)
-        size, index_of = laid.size, slots.index
-        ids, first, last, wins, draws = laid.ids, laid.first, laid.last, laid.won, laid.drawn
+        size, ids = laid.size, laid.ids
+        # each row's slot, made in row order (system by system), before anything reads them
+        places = [slots.places(ids, system) for system in laid.systems]
+        held = _held(laid.ratings)
+        in_python = _in_python(entry, laid, starting, slots, known, owned, places, held)
+        losses = [b - a - w - d for a, b, w, d in zip(laid.first, laid.last, laid.won,
+                                                         laid.drawn, strict=True)]
+        rows = size * len(laid.systems)
+        python.extend([in_python] * rows)
         for g, system in enumerate(laid.systems):
-            for e in range(size):
-                row = at + g * size + e
-                member = ids[e]
-                place = index_of.get((member, system), -1) if member else -1
-                if member and place < 0:
-                    place = slots.of((member, system))
-                slot.append(place)
-                python.append(in_python)
-                won.append(wins[e])
-                drawn.append(draws[e])
-                lost.append(last[e] - first[e] - wins[e] - draws[e])
-                in_file = holds_rating(laid.ratings, g * size + e)
-                in_chain = place in known
-                read = not in_python and not in_chain and in_file
-                from_file.append(read)
-                needs = not in_python and not in_chain and not in_file
-                step1.append(needs)
-                if read:  # the file's rating, made only here (a FileRatings makes it)
+            slot.extend(places[g])
+            won.extend(laid.won)
+            drawn.extend(laid.drawn)
+            lost.extend(losses)
+            if in_python:  # chosen at the chain's stop
+                from_file.extend([False] * size)
+                step1.extend([False] * size)
+                values.extend([UNRATED_ROW] * size)
+                continue
+            for e, place in enumerate(places[g]):
+                if place in known:  # the chain's state
+                    from_file.append(False)
+                    step1.append(False)
+                    values.append(UNRATED_ROW)
+                elif held[g * size + e]:  # the file's rating, made only here
+                    from_file.append(True)
+                    step1.append(False)
                     file_rating = laid.ratings[g * size + e]
                     assert file_rating is not None
                     values.append(rated_row(file_rating))
                     if not file_rating.games_known or file_rating.match_changes:
-                        given_ratings[row] = file_rating
-                else:
+                        given_ratings[at + g * size + e] = file_rating
+                else:  # Step 1
+                    from_file.append(False)
+                    step1.append(True)
                     values.append(UNRATED_ROW)
-                if needs:
+                    member = ids[e]
                     chain = tuple(s for s in SYSTEMS if member and slots.index.get(
                         (member, s), -1) in known)
                     player = laid.unrated[e]
                     if member:
                         player = prepare_player(player, member, {}, starting.facts,
                                                 {}, entry.start, entry.mode)
-                    step1_rows.append(Step1Row(row, member, player, system, entry.end,
-                                               rule_set, chain))
+                    step1_rows.append(Step1Row(at + g * size + e, member, player, system,
+                                               entry.end, rule_set, chain))
         gathered.add(laid, values)
-        for system in laid.systems:  # the member-systems it rates: a state after it
-            for e in range(laid.size):
-                if laid.ids[e] and laid.last[e] > laid.first[e]:
-                    known.add(slots.of((laid.ids[e], system)))
-        for key in [k for k in own_keys(laid) if k in slots.index]:
-            owned.add(slots.index[key])
+        for g in range(len(laid.systems)):  # the member-systems it rates: a state after it
+            rated_here = [place for place, a, b in zip(places[g], laid.first, laid.last,
+                                                       strict=True) if place >= 0 and b > a]
+            known.update(rated_here)
+            owned.update(rated_here)
     terms, given, games = arrays(gathered)
     by_group = np.array([g[:4] for g in per_group], dtype=np.int64).reshape(-1, 4)
     start, stop, half_k, dual_regular, regular = (
@@ -373,16 +395,18 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
     return layout
 
 
-def own_keys(laid: Lineup) -> list[tuple[str, System]]:
-    """The member-systems a lineup rates (a row with a rated game)."""
-    return [(laid.ids[e], s) for s in laid.systems for e in range(laid.size)
-            if laid.ids[e] and laid.last[e] > laid.first[e]]
+def _held(ratings: Sequence[Rating | None]) -> list[bool]:
+    """Whether each row of a lineup's file ratings has one, without making them
+    (`core.layout.holds_rating`)."""
+    return [holds_rating(ratings, row) for row in range(len(ratings))]
 
 
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
-               known: set[int], own: set[int]) -> bool:
+               known: set[int], own: set[int], places: Sequence[Sequence[int]],
+               held: Sequence[bool]) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
-    module's docstring)."""
+    module's docstring). ``places``: each row's slot, by system; ``held``: whether the
+    file gives the row a rating."""
     if entry.mode is not PreRatings.DATABASE:
         return True
     members = [m for m in laid.ids if m]
@@ -397,18 +421,18 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
         return True
     blended = rules_for(entry.start).initialization == "blended"
     size = laid.size
-    for row in range(len(laid.ratings)):  # Step 1 that reads a rating of the chain
-        member = laid.ids[row % size]
-        if holds_rating(laid.ratings, row) or not member or slots.index.get(
-                (member, laid.systems[row // size]), -1) in known:
-            continue  # no Step 1
-        read = [s for s in SYSTEMS if slots.index.get((member, s), -1) in known]
-        if read and not blended:  # the priority lists
-            return True
-        for s in read:  # the loop reads a state that has games; a baseline may have none
-            before = starting.states.get((member, s))
-            if before is not None and before.games <= 0:
+    for g in range(len(laid.systems)):  # Step 1 that reads a rating of the chain
+        for e, place in enumerate(places[g]):
+            if place < 0 or held[g * size + e] or place in known:
+                continue  # no Step 1, or one that reads no member's rating
+            member = laid.ids[e]
+            read = [s for s in SYSTEMS if slots.index.get((member, s), -1) in known]
+            if read and not blended:  # the priority lists
                 return True
+            for s in read:  # the loop reads a state that has games; a baseline may have none
+                before = starting.states.get((member, s))
+                if before is not None and before.games <= 0:
+                    return True
     return False
 
 

@@ -43,7 +43,7 @@ from .checked_file import CheckedFile, Lacking, named
 from .collector import fewer_collections
 from .errors import DIFFERENT_EVENT_OPTION, DuplicateEvent, OfficeError
 from .file_checks import FileChecks
-from .office import EventRated, EventTransaction, Office, stored_with_content
+from .office import EventRated, EventTransaction, GroupFailed, Office, stored_with_content
 from .options import IngestOptions, RateOptions
 from .run import load_kernels
 from .spool import Spool, read_event
@@ -218,22 +218,43 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
 
 def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
                    options: RateOptions) -> Iterator[Report]:
-    """Rate the events of ``in_order`` (every file checked, in rating order), each read
-    from the spool just before it is rated. An event that fails is undone alone: the
-    events before it are committed, then its error is raised."""
+    """Rate the events of ``in_order`` (every file checked, in rating order), read from
+    the spool as they are rated, in groups that end where a commit is due
+    (`EventTransaction.rate_group`: one call of the engine a group). An event that fails
+    is undone alone: the events before it are committed, then its error is raised."""
     events = Spool.drain([item.spooled for item in in_order])
     with EventTransaction(office, options) as transaction:
-        for checked in in_order:
+        at = 0
+        while at < len(in_order):
+            group = _group(in_order, at, options.commit_every - transaction.games)
             try:
-                transaction.rate_checked(next(events))
-            except Exception as error:
+                transaction.rate_group([next(events) for _ in group])
+            except GroupFailed as failed:
                 yield from files.commit(transaction)  # the events before it stay rated
-                if isinstance(error, RATING_FAILURES):
-                    raise EventFailed(checked.path, error) from error
-                raise  # a bug, as it is
+                if isinstance(failed.error, RATING_FAILURES):
+                    raise EventFailed(group[failed.at].path, failed.error) from failed.error
+                raise failed.error from None  # a bug, or the database's, as it is
+            at += len(group)
             if transaction.due(options.commit_every):
                 yield from files.commit(transaction)
         yield from files.commit(transaction)
+
+
+#: events rated by one call of the engine, at most (a group's layout and results are
+#: held until written; the engine lays out and writes `run.PART` sections at a time)
+GROUP_EVENTS = 256
+
+
+def _group(in_order: list[CheckedFile], at: int, games_to_commit: int) -> list[CheckedFile]:
+    """The events from ``at`` on rated together: up to the one whose games make the
+    commit due (``games_to_commit`` more), at most `GROUP_EVENTS`."""
+    group: list[CheckedFile] = []
+    for item in in_order[at:at + GROUP_EVENTS]:
+        group.append(item)
+        games_to_commit -= item.games
+        if games_to_commit <= 0:
+            break
+    return group
 
 
 class _Files:

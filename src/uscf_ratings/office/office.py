@@ -436,6 +436,20 @@ class Office:
 
 
 
+class GroupFailed(Exception):
+    """An event of `EventTransaction.rate_group` failed: the events before it (``at``,
+    its place in the group) are rated; ``error`` is its own error, undone alone."""
+
+    def __init__(self, at: int, error: Exception):
+        super().__init__(f"event {at + 1} of the group: {error}")
+        self.at = at
+        self.error = error
+
+
+class _NotAppended(Exception):
+    """An event of a group is not one to append: the group is rated one by one."""
+
+
 class EventTransaction:
     """Events stored and rated one after the other in a transaction of the office, which
     its owner commits (`commit`) or rolls back (`rollback`); the next event then begins a
@@ -504,6 +518,67 @@ class EventTransaction:
             raise
         self._rated.append(report)
         self.games += report.games
+
+    def rate_group(self, events: Sequence[Submission]) -> None:
+        """Store and rate ``events``, given in rating order, as `rate_checked` would one
+        after the other (``undo_alone``), but with one call of the history engine for
+        them all where each comes after every section stored: the engine's set-up and
+        the writes, made once for the group, cost about as much as rating an event.
+
+        The group takes one savepoint. Where an event is not one to append (stored
+        already, dated before sections stored, or late events wait), or rating the group
+        fails, it is undone and its events are stored and rated again one by one, each
+        undone alone; the first that fails raises `GroupFailed`, naming its place, with
+        the events before it rated."""
+        if self._open is None:
+            self._begin()
+        assert self._c is not None and self._driver is not None
+        if len(events) > 1 and not self._waiting:
+            rated, games = list(self._rated), self.games
+            try:
+                with self._driver.savepoint("rate_group"):
+                    self._append_group(self._c, events)
+                return
+            except _NotAppended:
+                self._run = None
+            except Exception as error:
+                self._run = None  # its members' states may be those undone
+                if self._driver.transaction_lost():  # nothing to go on with: the commit says so
+                    raise GroupFailed(0, error) from error
+            self._rated, self.games = rated, games
+        for at, event in enumerate(events):
+            try:
+                self.rate_checked(event)
+            except Exception as error:
+                raise GroupFailed(at, error) from error
+
+    def _append_group(self, c: Connection, events: Sequence[Submission]) -> None:
+        """`rate_group`'s one call of the engine: each event stored, then all rated."""
+        if self._run is None:
+            check_schema(c)
+        driver = self._driver
+        assert driver is not None
+        for event in events:
+            if _corrections(c, event.id) is not None or _stored_after(
+                    driver, event.first_key, event.id):
+                raise _NotAppended
+            _store_event(c, event, self._options.pre_ratings, 0,
+                         self._options.different_event)
+        first = events[0].first_key
+        run = self._run = RatingRun.resume(self._run, c, first)
+        for event in events:
+            run.add_event(event, self._options.pre_ratings)
+        rated = run.rate_from(first)
+        sections: Counter[str] = Counter()
+        ratings: Counter[str] = Counter()
+        for r in rated:
+            sections[r.key[2]] += 1
+            ratings[r.key[2]] += r.ratings
+        for event in events:
+            self._audit(c, event, 0)
+            self._rated.append(EventRated(event.id, event.name, False, sections[event.id], 0,
+                                          ratings[event.id], event.rated_games))
+            self.games += event.rated_games
 
     @property
     def waiting(self) -> bool:
