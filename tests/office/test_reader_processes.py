@@ -10,12 +10,15 @@ import os
 import pickle
 import signal
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from tests.conftest import write_events
 
+from uscf_ratings.office.checked_file import CheckedFile, check_files
 from uscf_ratings.office.db import Driver
+from uscf_ratings.office.file_checks import CHUNK as FILES_A_TASK
 from uscf_ratings.office.file_checks import POOL_FROM, FileChecks, check_workers, checking_pool
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.options import ReadOptions
@@ -87,6 +90,31 @@ def test_checks_the_loop_waits_for_take_every_core(tmp_path: Path) -> None:
 
     assert checked(widen=True) == checked(widen=False)
     assert not multiprocessing.active_children()  # both pools ended with the checks
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
+                    "with two cores")
+def test_the_loop_checks_files_the_pool_has_not_begun_while_it_waits(tmp_path: Path) -> None:
+    """Rating while checking, the pool has a process a core but the loop's; the loop,
+    waiting for a file's check, checks the last files the pool has not begun itself
+    (`FileChecks._check_here`), and every result comes in the order of the files, as
+    checking them one after the other here gives it."""
+    paths = write_events(tmp_path, 8 * POOL_FROM, seed=4)
+
+    def seen(results: Iterable[CheckedFile | str]) -> list[tuple[object, ...]]:
+        return [(r.path, r.event_id, r.key, r.games, r.fingerprint)
+                if not isinstance(r, str) else (r,) for r in results]
+
+    with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=True
+                                      ) as checks:
+        assert checks._check_here(0)  # sixteen tasks: the pool had not begun the last
+        assert checks._running[-1].done()
+        pooled = seen(checks.results)
+    with Spool() as spool:
+        here = seen(r for at in range(0, len(paths), FILES_A_TASK)
+                    for r in check_files(paths[at:at + FILES_A_TASK], spool.file(at)))
+    assert pooled == here
+    assert not multiprocessing.active_children()
 
 
 def death_signal() -> int:
