@@ -213,12 +213,17 @@ def test_the_events_wait_in_a_spool_file_a_task_and_each_file_goes_once_read(
 
 class Checks:
     """Stands for `FileChecks`: the results of ``paths`` checked, in the order given, and
-    every file checked and passed from the ``passed_at``-th result taken on."""
+    every file checked and passed from the ``passed_at``-th result taken on; the first
+    ``ready_until`` results can be taken without waiting (the rest come one at a time)."""
 
-    def __init__(self, paths: list[Path], spool: Path, passed_at: int):
+    def __init__(self, paths: list[Path], spool: Path, passed_at: int, ready_until: int = 0):
         self.taken = 0
         self.passed_at = passed_at
+        self.ready_until = ready_until
         self.results = self._results(check_files(paths, spool))
+
+    def ready(self) -> bool:
+        return self.taken < self.ready_until
 
     def _results(self, results: list[CheckedFile | str]) -> Iterator[CheckedFile | str]:
         for result in results:
@@ -263,6 +268,22 @@ def test_an_event_begun_while_commits_are_held_is_undone_with_the_rest(
     with pytest.raises(EventFailed, match=f"event {paths[5].stem} is already rated"):
         list(_rate_while_checking(office, checks, _Files(), RateOptions(commit_every=0)))
     assert count(office, "events") == (1 if held_before_it else 1 + 5)
+
+
+@pytest.mark.parametrize("held", [True, False])
+def test_an_event_that_fails_in_a_group_is_undone_as_it_would_be_alone(
+        office: Office, tmp_path: Path, held: bool) -> None:
+    """Files checked already are rated as one group (`EventTransaction.rate_group`);
+    the sixth event fails. While commits are held, the whole transaction rolls back;
+    once every file has passed, the five events before it commit."""
+    paths = year_files(tmp_path, 8)
+    office.rate(read_event(another_file_of(paths[5], tmp_path)))
+    checks = Checks(paths, tmp_path / "spool.pickle", passed_at=100 if held else 0,
+                    ready_until=len(paths))
+    with pytest.raises(EventFailed, match=f"event {paths[5].stem} is already rated") as failed:
+        list(_rate_while_checking(office, checks, _Files(), RateOptions(commit_every=10**9)))
+    assert failed.value.path == paths[5]
+    assert count(office, "events") == (1 if held else 1 + 5)
 
 
 def test_a_file_out_of_order_rolls_back_what_was_rated(office: Office, tmp_path: Path) -> None:

@@ -75,6 +75,8 @@ class FileChecks:
         self._events: set[str] = set()  #: the event ids `all_passed` saw
         self._contents: set[str] = set()  #: the fingerprints `all_passed` saw
         self._passed = True  #: every file `all_passed` saw passed, in rating order
+        self._at = -1  #: the task whose results `results` gives now
+        self._left = 0  #: and how many of them are left to give
         self.results: Iterator[CheckedFile | str] = self._results()
 
     @property
@@ -121,7 +123,20 @@ class FileChecks:
         for at, running in enumerate(self._running):
             while not running.done() and self._check_here(at):
                 pass
-            yield from self._running[at].result()
+            results = self._running[at].result()
+            self._at = at
+            for taken, result in enumerate(results, 1):
+                self._left = len(results) - taken
+                yield result
+
+    def ready(self) -> bool:
+        """Whether the next result can be taken without waiting for the pool: the rest
+        of a task's results, or the next task done (without a pool, always: the checks
+        run here as their results are taken)."""
+        if self._left or not self._running:
+            return True
+        after = self._at + 1
+        return after < len(self._running) and self._running[after].done()
 
     def _check_here(self, at: int) -> bool:
         """While the results of task ``at`` are awaited, check here the last task the

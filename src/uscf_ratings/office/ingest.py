@@ -55,6 +55,9 @@ __all__ = ["CheckingFiles", "Committed", "EventFailed", "FileChecked", "FilesRef
 #: database's own (`DatabaseError`: no schema, another writer too long, a full disk) are
 #: no file's, and are raised as they are
 RATING_FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError)
+#: events rated by one call of the engine, at most (`EventTransaction.rate_group`: a
+#: group's layout and results are held until written)
+GROUP_EVENTS = 256
 
 
 # --- What ingest reports --------------------------------------------------------------
@@ -186,6 +189,7 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
     back, and is refused with the rest; a file whose event comes before one already rated
     rolls everything back too, and returns False: rate in rating order instead."""
     with EventTransaction(office, options) as transaction:
+        group: list[CheckedFile] = []
         for result in checks.results:
             checked = files.take(result)
             if isinstance(checked, str):
@@ -195,25 +199,41 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
             if files.out_of_order():
                 transaction.rollback()
                 return False
-            # While commits are held, an event that fails rolls back the whole
-            # transaction, so it needs no savepoint of its own (`rate_checked`).
-            held = not checks.all_passed()
-            try:
-                transaction.rate_checked(read_event(checked.spooled), undo_alone=not held)
-            except Exception as error:
-                if held:
-                    transaction.rollback()
-                else:  # it was undone alone: the events before it stay rated
-                    yield from files.commit(transaction)
-                if isinstance(error, RATING_FAILURES):
-                    raise EventFailed(checked.path, error) from error
-                raise  # a bug, as it is
-            if transaction.waiting:  # nothing to rate until the last file: check on
-                checks.use_all_cores()  # the loop's core too
+            group.append(checked)
+            if checks.ready() and len(group) < GROUP_EVENTS and transaction.games + sum(
+                    item.games for item in group) < options.commit_every:
+                continue  # the next file is checked already: rated with this group
+            yield from _rate_checked_group(transaction, checks, files, group)
+            group = []
             if transaction.due(options.commit_every) and checks.all_passed():
                 yield from files.commit(transaction)
+        yield from _rate_checked_group(transaction, checks, files, group)
         yield from files.commit(transaction)
     return True
+
+
+def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files: _Files,
+                        group: list[CheckedFile]) -> Iterator[Report]:
+    """Rate a group of files checked while others are (`_rate_while_checking`): an event
+    that fails rolls back the whole transaction while commits are held, and needs no
+    savepoint of its own then (`EventTransaction.rate_checked`); once every file has
+    passed, it is undone alone and the events before it commit."""
+    if not group:
+        return
+    held = not checks.all_passed()
+    try:
+        transaction.rate_group([read_event(item.spooled) for item in group],
+                               undo_alone=not held)
+    except GroupFailed as failed:
+        if held:
+            transaction.rollback()
+        else:  # it was undone alone: the events before it stay rated
+            yield from files.commit(transaction)
+        if isinstance(failed.error, RATING_FAILURES):
+            raise EventFailed(group[failed.at].path, failed.error) from failed.error
+        raise failed.error from None  # a bug, or the database's, as it is
+    if transaction.waiting:  # nothing to rate until the last file: check on
+        checks.use_all_cores()  # the loop's core too
 
 
 def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
@@ -238,11 +258,6 @@ def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
             if transaction.due(options.commit_every):
                 yield from files.commit(transaction)
         yield from files.commit(transaction)
-
-
-#: events rated by one call of the engine, at most (a group's layout and results are
-#: held until written; the engine lays out and writes `run.PART` sections at a time)
-GROUP_EVENTS = 256
 
 
 def _group(in_order: list[CheckedFile], at: int, games_to_commit: int) -> list[CheckedFile]:

@@ -519,7 +519,7 @@ class EventTransaction:
         self._rated.append(report)
         self.games += report.games
 
-    def rate_group(self, events: Sequence[Submission]) -> None:
+    def rate_group(self, events: Sequence[Submission], undo_alone: bool = True) -> None:
         """Store and rate ``events``, given in rating order, as `rate_checked` would one
         after the other (``undo_alone``), but with one call of the history engine for
         them all where each comes after every section stored: the engine's set-up and
@@ -528,8 +528,9 @@ class EventTransaction:
         The group takes one savepoint. Where an event is not one to append (stored
         already, dated before sections stored, or late events wait), or rating the group
         fails, it is undone and its events are stored and rated again one by one, each
-        undone alone; the first that fails raises `GroupFailed`, naming its place, with
-        the events before it rated."""
+        undone alone (or, without ``undo_alone``, left for the caller to roll back with
+        the transaction: `rate_checked`); the first that fails raises `GroupFailed`,
+        naming its place, with the events before it rated."""
         if self._open is None:
             self._begin()
         assert self._c is not None and self._driver is not None
@@ -548,7 +549,7 @@ class EventTransaction:
             self._rated, self.games = rated, games
         for at, event in enumerate(events):
             try:
-                self.rate_checked(event)
+                self.rate_checked(event, undo_alone)
             except Exception as error:
                 raise GroupFailed(at, error) from error
 
