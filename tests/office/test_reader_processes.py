@@ -10,15 +10,12 @@ import os
 import pickle
 import signal
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from tests.conftest import write_events
 
-from uscf_ratings.office.checked_file import CheckedFile, check_files
 from uscf_ratings.office.db import Driver
-from uscf_ratings.office.file_checks import CHUNK as FILES_A_TASK
 from uscf_ratings.office.file_checks import POOL_FROM, FileChecks, check_workers, checking_pool
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.options import ReadOptions
@@ -92,29 +89,22 @@ def test_checks_the_loop_waits_for_take_every_core(tmp_path: Path) -> None:
     assert not multiprocessing.active_children()  # both pools ended with the checks
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
-                    "with two cores")
-def test_the_loop_checks_files_the_pool_has_not_begun_while_it_waits(tmp_path: Path) -> None:
-    """Rating while checking, the pool has a process a core but the loop's; the loop,
-    waiting for a file's check, checks the last files the pool has not begun itself
-    (`FileChecks._check_here`), and every result comes in the order of the files, as
-    checking them one after the other here gives it."""
-    paths = write_events(tmp_path, 8 * POOL_FROM, seed=4)
-
-    def seen(results: Iterable[CheckedFile | str]) -> list[tuple[object, ...]]:
-        return [(r.path, r.event_id, r.key, r.games, r.fingerprint)
-                if not isinstance(r, str) else (r,) for r in results]
-
+@pytest.mark.parametrize("files", [POOL_FROM - 1, 2 * POOL_FROM])  # in this process; a pool
+def test_ready_says_whether_the_next_check_can_be_taken_without_waiting(
+        tmp_path: Path, files: int) -> None:
+    """`FileChecks.ready`, which ends a group of files rated together: with every task
+    of the pool done, each result but the last is followed by one ready; without a pool
+    the checks run as their results are taken, and one is always ready."""
+    paths = write_events(tmp_path, files, seed=4)
     with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=True
                                       ) as checks:
-        assert checks._check_here(0)  # sixteen tasks: the pool had not begun the last
-        assert checks._running[-1].done()
-        pooled = seen(checks.results)
-    with Spool() as spool:
-        here = seen(r for at in range(0, len(paths), FILES_A_TASK)
-                    for r in check_files(paths[at:at + FILES_A_TASK], spool.file(at)))
-    assert pooled == here
-    assert not multiprocessing.active_children()
+        pooled = checks.in_pool
+        for running in checks._running:
+            running.result()  # every task done
+        assert checks.ready()
+        said = [checks.ready() for _ in checks.results]
+    assert pooled == (files >= POOL_FROM and (os.cpu_count() or 1) >= 2)
+    assert said == ([True] * (files - 1) + [not pooled])
 
 
 def death_signal() -> int:

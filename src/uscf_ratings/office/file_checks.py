@@ -10,9 +10,9 @@ checked, the pool takes a process a core but the loop's: on two cores, two check
 processes beside the loop made ``uscf db rate`` of a year take about a tenth longer than
 one did (docs/performance.md). When the loop has nothing to rate until every file is
 checked (a batch of late events, which wait to be rated once: office/office.py,
-`EventTransaction`), the checks take every core (`FileChecks.use_all_cores`); and where
-it waits for the next file's check, it checks the last files the pool has not begun
-itself (`FileChecks._check_here`).
+`EventTransaction`), the checks take every core (`FileChecks.use_all_cores`). (The loop
+checking files itself while it waits for the pool was tried: no faster on two cores, and
+it took 13 MB more, for the readers' modules and their validator.)
 """
 
 from __future__ import annotations
@@ -121,9 +121,7 @@ class FileChecks:
                 yield from check_files(*task)
             return
         for at, running in enumerate(self._running):
-            while not running.done() and self._check_here(at):
-                pass
-            results = self._running[at].result()
+            results = running.result()
             self._at = at
             for taken, result in enumerate(results, 1):
                 self._left = len(results) - taken
@@ -137,25 +135,6 @@ class FileChecks:
             return True
         after = self._at + 1
         return after < len(self._running) and self._running[after].done()
-
-    def _check_here(self, at: int) -> bool:
-        """While the results of task ``at`` are awaited, check here the last task the
-        pool has not begun, if any (whether it did). The pool takes a core but this
-        process's; when the loop here waits for the checks, its core would be idle."""
-        if self._more is not None or self._workers >= (os.cpu_count() or 1):
-            return False  # the pools have every core
-        for last in range(len(self._running) - 1, at, -1):
-            if self._running[last].cancel():  # not begun: it is checked here instead
-                here: Future[list[CheckedFile | str]] = Future()
-                try:
-                    here.set_result(check_files(*self._tasks[last]))
-                except Exception as error:  # raised again where its results are taken
-                    here.set_exception(error)
-                self._running[last] = here
-                return True
-            if not self._running[last].done():
-                return False  # the pool has begun the tasks from here on
-        return False
 
     def all_passed(self) -> bool:
         """Whether every file has been checked and passed, in rating order, one file an

@@ -57,7 +57,7 @@ __all__ = ["CheckingFiles", "Committed", "EventFailed", "FileChecked", "FilesRef
 RATING_FAILURES = (ParseError, SectionError, NoRuleSet, TimeControlError, OfficeError)
 #: events rated by one call of the engine, at most (`EventTransaction.rate_group`: a
 #: group's layout and results are held until written)
-GROUP_EVENTS = 256
+GROUP_EVENTS = 64
 
 
 # --- What ingest reports --------------------------------------------------------------
