@@ -200,8 +200,9 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
                 transaction.rollback()
                 return False
             group.append(checked)
-            if checks.ready() and len(group) < GROUP_EVENTS and transaction.games + sum(
-                    item.games for item in group) < options.commit_every:
+            due = transaction.games + sum(item.games for item in group) >= options.commit_every
+            if checks.ready() and len(group) < GROUP_EVENTS and not (
+                    due and checks.all_passed()):  # a commit ends a group; none while held
                 continue  # the next file is checked already: rated with this group
             yield from _rate_checked_group(transaction, checks, files, group)
             group = []

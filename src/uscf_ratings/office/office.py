@@ -522,15 +522,20 @@ class EventTransaction:
     def rate_group(self, events: Sequence[Submission], undo_alone: bool = True) -> None:
         """Store and rate ``events``, given in rating order, as `rate_checked` would one
         after the other (``undo_alone``), but with one call of the history engine for
-        them all where each comes after every section stored: the engine's set-up and
+        them all where they come after every section stored: the engine's set-up and
         the writes, made once for the group, cost about as much as rating an event.
 
-        The group takes one savepoint. Where an event is not one to append (stored
-        already, dated before sections stored, or late events wait), or rating the group
-        fails, it is undone and its events are stored and rated again one by one, each
-        undone alone (or, without ``undo_alone``, left for the caller to roll back with
-        the transaction: `rate_checked`); the first that fails raises `GroupFailed`,
-        naming its place, with the events before it rated."""
+        Its events may overlap one another (an event's first section before another's
+        last): every section of the group is rated once, in rating order, as the
+        events that wait are (`_rate_waiting`), where one by one the later event would
+        rate the other's sections again (the reports then count no section rated
+        again). The group takes one savepoint. Where an event is not one to append
+        (stored already, dated before sections other events stored, or late events
+        wait), or rating the group fails, it is undone and its events are stored and
+        rated again one by one, each undone alone (or, without ``undo_alone``, left
+        for the caller to roll back with the transaction: `rate_checked`); the first
+        that fails raises `GroupFailed`, naming its place, with the events before it
+        rated."""
         if self._open is None:
             self._begin()
         assert self._c is not None and self._driver is not None
@@ -559,13 +564,14 @@ class EventTransaction:
             check_schema(c)
         driver = self._driver
         assert driver is not None
+        first = min(event.first_key for event in events)
+        if _stored_after(driver, first, events[0].id):
+            raise _NotAppended  # sections stored before would be rated again
         for event in events:
-            if _corrections(c, event.id) is not None or _stored_after(
-                    driver, event.first_key, event.id):
+            if _corrections(c, event.id) is not None:
                 raise _NotAppended
             _store_event(c, event, self._options.pre_ratings, 0,
                          self._options.different_event)
-        first = events[0].first_key
         run = self._run = RatingRun.resume(self._run, c, first)
         for event in events:
             run.add_event(event, self._options.pre_ratings)

@@ -201,6 +201,7 @@ class RatingRun:
         ahead = self._read_ahead(keys)
         rated: list[Rated] = []
         for at in range(0, len(keys), PART):
+            self._load_part(keys[at:at + PART])
             part: list[tuple[ToRate, SectionEntry]] = []
             for i in range(at, min(at + PART, len(keys))):
                 end, start, event_id, number = keys[i]
@@ -326,6 +327,20 @@ class RatingRun:
         ids = list(dict.fromkeys(self.merged.get(i, i) for i in stored_members(self.c, key)))
         for at in range(0, len(ids), LOAD_AT_ONCE):
             self._load(dict.fromkeys(ids[at:at + LOAD_AT_ONCE], ""))
+
+    def _load_part(self, keys: Sequence[SectionKey]) -> None:
+        """The members of a part's sections whose events this run holds, loaded at once
+        (a few queries for them all, rather than a few a section: a round trip each on
+        PostgreSQL). What the database holds of them before the part does not change
+        until the part is written."""
+        names: dict[str, str] = {}
+        for _, _, event_id, number in keys:
+            held = self.events.get(event_id)
+            laid = held[0].section(number).lineup if held is not None else None
+            if laid is not None:
+                names.update((self.merged.get(i, i), n)
+                             for i, n in zip(laid.ids, laid.names, strict=True) if i)
+        self._load(names)
 
     def _take(self, events: list[tuple[Submission, PreRatings]]) -> None:
         """Events read ahead, with their members loaded at once (one query for them all
