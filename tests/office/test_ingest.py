@@ -178,6 +178,42 @@ def test_events_rated_in_one_group_are_stored_and_reported_as_one_by_one(
     assert all(e.sections > 0 and e.ratings > 0 for e in reported_grouped)
 
 
+def test_a_group_of_overlapping_events_rates_each_section_once_in_rating_order(
+        tmp_path: Path) -> None:
+    """The third event's last section ends after the fourth event's first: one by one,
+    the fourth waits and the third's last section is rated again after it (reported
+    with the event after them both); in a group,
+    every section is rated once, in rating order. The same ratings either way."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    from tests.office.conftest import year
+
+    from uscf_ratings.formats.event_json import write
+
+    events = year(6)  # the third event has three sections
+    late_end = events[3].sections[0].end_date + timedelta(days=1)
+    last = events[2].sections[-1]
+    events[2] = replace(events[2], end_date=late_end, sections=(
+        *events[2].sections[:-1], replace(last, end_date=late_end)))
+    paths = []
+    for event in events:
+        paths.append(tmp_path / f"{event.id}.json")
+        write(event, paths[-1])
+    outcomes = []
+    for name, commit_every in (("one_by_one", 0), ("grouped", 10**9)):
+        office = Office(f"sqlite:///{tmp_path / name}.db")
+        office.init()
+        options = IngestOptions(check_first=True, rating=RateOptions(commit_every=commit_every))
+        reports = [e for r in ingest(office, paths, options) if isinstance(r, Committed)
+                   for e in r.events]
+        outcomes.append((dump(office), {e.event_id: e.rerated for e in reports}))
+    (one_by_one, rerated_alone), (grouped, rerated_grouped) = outcomes
+    assert grouped == one_by_one
+    assert sum(rerated_alone.values()) == 1  # the third event's last section, again
+    assert set(rerated_grouped.values()) == {0}
+
+
 def test_the_options_reach_what_is_stored(office: Office, tmp_path: Path) -> None:
     [path] = year_files(tmp_path, 1)
     options = IngestOptions(ReadOptions(), RateOptions(PreRatings.FILE))
