@@ -38,7 +38,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.initial import BLENDED_SOURCE_FIELDS, blended_sources, initial_rating
-from ..core.layout import UNRATED_ROW, BeforeRow, Columns, Lineup, holds_rating, rated_row
+from ..core.layout import (
+    UNRATED_ROW,
+    BeforeRow,
+    Columns,
+    Lineup,
+    holds_rating,
+    rated_file_row,
+)
 from ..core.model import Player, Rating, Section, System
 from ..core.pipeline import section_systems
 from ..core.pre_event import FloorsSetByHand, MemberFacts, PreRatings, prepare_player
@@ -349,13 +356,14 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                     from_file.append(False)
                     step1.append(False)
                     values.append(UNRATED_ROW)
-                elif held[g * size + e]:  # the file's rating, made only here
+                elif held[g * size + e]:  # the file's rating (made only where unusual)
                     from_file.append(True)
                     step1.append(False)
-                    file_rating = laid.ratings[g * size + e]
-                    assert file_rating is not None
-                    values.append(rated_row(file_rating))
-                    if not file_rating.games_known or file_rating.match_changes:
+                    row_values, plain = rated_file_row(laid.ratings, g * size + e)
+                    values.append(row_values)
+                    if not plain:
+                        file_rating = laid.ratings[g * size + e]
+                        assert file_rating is not None
                         given_ratings[at + g * size + e] = file_rating
                 else:  # Step 1
                     from_file.append(False)

@@ -13,9 +13,9 @@ same lists into arrays.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, overload
 
 from .constants import Constants
@@ -36,8 +36,13 @@ from .rules import RuleSet
 from .steps import Entrant, rating_of
 
 #: a rated row's `Before` values but the last (rated), in one call: Rating's fields
-_read = attrgetter("rating", "games", "wins", "draws", "losses", "events3", "games_above_2200",
-                   "peak", "floor", "floor_lowered_from", "floor_lowered_to", "olm")
+_READ = ("rating", "games", "wins", "draws", "losses", "events3", "games_above_2200", "peak",
+         "floor", "floor_lowered_from", "floor_lowered_to", "olm")
+_read = attrgetter(*_READ)
+#: the same values from a rating's fields (`model.rating_fields`), as `FileRatings` keeps them
+_FIELD_AT = {f.name: at for at, f in enumerate(fields(Rating))}
+_read_fields = itemgetter(*(_FIELD_AT[name] for name in _READ))
+_PLAIN_AT = _FIELD_AT["games_known"], _FIELD_AT["match_changes"]
 _RATED = (True,)
 #: an unrated row after Step 1's R0 and N: no history, no floors
 _UNRATED = (None, None, None, None, None, None, None, None, None, False, False)
@@ -153,6 +158,21 @@ def holds_rating(ratings: Sequence[Rating | None], index: int) -> bool:
 def rated_row(rating: Rating) -> BeforeRow:
     """The `Before` values of a rated row (`before_rows`)."""
     return _read(rating) + _RATED
+
+
+def rated_file_row(ratings: Sequence[Rating | None], index: int) -> tuple[BeforeRow, bool]:
+    """`rated_row` of row ``index`` of a lineup's file ratings (which has one), and
+    whether that rating is plain: its N known and no match changes (else the caller
+    reads the rating itself). A `FileRatings` gives the values from the fields it
+    keeps, without making the rating: a long history reads most file ratings here."""
+    if isinstance(ratings, FileRatings):
+        item = ratings._items[index]
+        if isinstance(item, tuple):
+            known, changes = item[_PLAIN_AT[0]], item[_PLAIN_AT[1]]
+            return _read_fields(item) + _RATED, bool(known) and not changes
+    rating = ratings[index]
+    assert rating is not None, f"row {index} has no file rating"
+    return rated_row(rating), rating.games_known and not rating.match_changes
 
 
 #: the `Before` values of an unrated row before Step 1: R0 and N not known yet
