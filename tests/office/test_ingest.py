@@ -230,7 +230,7 @@ def test_the_events_wait_in_a_spool_file_a_task_and_each_file_goes_once_read(
     """The checks write the events of each task of CHUNK files to one file; rating in
     date order removes a file once it has read every event in it."""
     paths = year_files(tmp_path, CHUNK + 2)
-    with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=False) as checks:
+    with Spool() as spool, FileChecks(paths, spool, ReadOptions()) as checks:
         assert not checks.in_pool  # fewer files than POOL_FROM
         checked = [item for item in checks.results if isinstance(item, CheckedFile)]
         first, second = spool.file(0), spool.file(1)
@@ -269,8 +269,6 @@ class Checks:
     def all_passed(self) -> bool:
         return self.taken >= self.passed_at
 
-    def use_all_cores(self) -> None:
-        """The checks are done already: there are no cores to give them."""
 
 
 def test_nothing_commits_until_every_file_has_passed(office: Office, tmp_path: Path) -> None:

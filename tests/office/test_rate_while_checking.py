@@ -59,11 +59,10 @@ def test_a_bad_last_file_stores_nothing(office_url: str, tmp_path: Path) -> None
     office.engine.dispose()
 
 
-def test_a_late_batch_checked_on_every_core_stores_what_date_order_does(
-        office_url: str, tmp_path: Path) -> None:
-    """A batch dated among the events stored waits to be rated once, so its files are
-    checked on every core (`FileChecks.use_all_cores`): the database ends as one run of
-    every file in date order leaves it."""
+def test_a_late_batch_stores_what_date_order_does(office_url: str, tmp_path: Path) -> None:
+    """A batch dated among the events stored waits to be rated once, while its files
+    are checked in a pool: the database ends as one run of every file in date order
+    leaves it."""
     paths = year_files(tmp_path, 4 * POOL_FROM)
     late = paths[1::2]  # every other file by date: 2 * POOL_FROM, checked in a pool
     in_order = f"sqlite:///{tmp_path / 'in-order.db'}"

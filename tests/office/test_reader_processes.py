@@ -5,7 +5,6 @@ re-rates."""
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import pickle
 import signal
@@ -47,7 +46,7 @@ def test_a_reader_runs_lower_priority() -> None:
 @pytest.mark.skipif(not hasattr(os, "nice") or (os.cpu_count() or 1) < 2,
                     reason="the files are checked in a pool only with nice() and two cores")
 def test_the_checks_of_uscf_db_rate_run_lower_priority() -> None:
-    pool = checking_pool(POOL_FROM, while_rating=True)
+    pool = checking_pool(POOL_FROM)
     assert pool is not None
     with pool:
         assert pool.submit(niceness).result() == min(19, os.nice(0) + READERS_NICENESS)
@@ -56,37 +55,13 @@ def test_the_checks_of_uscf_db_rate_run_lower_priority() -> None:
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
                     "with two cores")
 def test_few_files_are_checked_in_this_process() -> None:
-    assert checking_pool(POOL_FROM - 1, while_rating=False) is None
+    assert checking_pool(POOL_FROM - 1) is None
 
 
-@pytest.mark.parametrize("while_rating", [True, False])
-def test_the_checks_leave_the_loop_a_core_when_they_run_beside_it(while_rating: bool) -> None:
-    """Rating while checking, the checks take a process a core but the loop's; checking
-    first, a process a core."""
-    cores = os.cpu_count() or 1
-    assert check_workers(while_rating) == (max(1, cores - 1) if while_rating else cores)
-
-
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
-                    "with two cores")
-def test_checks_the_loop_waits_for_take_every_core(tmp_path: Path) -> None:
-    """When the rating loop waits for the checks (late events wait to be rated once),
-    the files not begun are checked on every core, and come back as they would have,
-    in the order of the files."""
-    paths = write_events(tmp_path, 4 * POOL_FROM, seed=4)
-
-    def checked(widen: bool) -> list[tuple[str, object]]:
-        with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=True
-                                          ) as checks:
-            assert len(multiprocessing.active_children()) == check_workers(True)
-            if widen:
-                checks.use_all_cores()
-                assert len(multiprocessing.active_children()) == os.cpu_count()
-            return [(r.event_id, r.key) if not isinstance(r, str) else ("", r)
-                    for r in checks.results]
-
-    assert checked(widen=True) == checked(widen=False)
-    assert not multiprocessing.active_children()  # both pools ended with the checks
+def test_the_checks_take_a_process_a_core() -> None:
+    """Beside the rating loop too: it rates the files checked a group at a time, and
+    takes less than a core (office/file_checks.py)."""
+    assert check_workers() == (os.cpu_count() or 1)
 
 
 @pytest.mark.parametrize("files", [POOL_FROM - 1, 2 * POOL_FROM])  # in this process; a pool
@@ -96,8 +71,7 @@ def test_ready_says_whether_the_next_check_can_be_taken_without_waiting(
     of the pool done, each result but the last is followed by one ready; without a pool
     the checks run as their results are taken, and one is always ready."""
     paths = write_events(tmp_path, files, seed=4)
-    with Spool() as spool, FileChecks(paths, spool, ReadOptions(), while_rating=True
-                                      ) as checks:
+    with Spool() as spool, FileChecks(paths, spool, ReadOptions()) as checks:
         pooled = checks.in_pool
         for running in checks._running:
             running.result()  # every task done

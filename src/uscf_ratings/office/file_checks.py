@@ -5,14 +5,13 @@ Checking a file (office/checked_file.py) does not need the database, so the file
 checked in a pool of processes, one a core, in tasks of `CHUNK` files whose events go to
 one file of the spool (office/spool.py). The processes run at a lower priority than the
 rating loop, which is the run's critical path, and end with the command however it ends
-(office/prefetch.py: `start_reader`). While the loop rates the events of files already
-checked, the pool takes a process a core but the loop's: on two cores, two checking
-processes beside the loop made ``uscf db rate`` of a year take about a tenth longer than
-one did (docs/performance.md). When the loop has nothing to rate until every file is
-checked (a batch of late events, which wait to be rated once: office/office.py,
-`EventTransaction`), the checks take every core (`FileChecks.use_all_cores`). (The loop
-checking files itself while it waits for the pool was tried: no faster on two cores, and
-it took 13 MB more, for the readers' modules and their validator.)
+(office/prefetch.py: `start_reader`). They take a core each even while the loop rates
+the files checked already: the loop rates them a group at a time
+(`EventTransaction.rate_group`) and takes less than a core, and on two cores a year's
+``uscf db rate`` took about a tenth less time with two checking processes than with one
+(docs/performance.md). (Before the groups, when the loop rated an event a call, two
+took a tenth longer than one. The loop checking files itself while it waits for the
+pool was tried too: no faster on two cores, and 13 MB more, for the readers' modules.)
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from typing import TYPE_CHECKING, Self
 
 from .checked_file import CheckedFile, check_files
 from .options import ReadOptions
-from .prefetch import reader_pool, readers_while_rating
+from .prefetch import reader_pool
 from .spool import Spool
 
 if TYPE_CHECKING:
@@ -40,18 +39,17 @@ CHUNK = 8
 Task = tuple[list[Path], Path, ReadOptions]
 
 
-def check_workers(while_rating: bool) -> int:
-    """How many processes check files: one a core, or, ``while_rating`` (the rating loop
-    runs beside them), one a core but the loop's."""
-    return readers_while_rating() if while_rating else os.cpu_count() or 1
+def check_workers() -> int:
+    """How many processes check files: one a core."""
+    return os.cpu_count() or 1
 
 
-def checking_pool(files: int, while_rating: bool) -> ProcessPoolExecutor | None:
+def checking_pool(files: int) -> ProcessPoolExecutor | None:
     """The pool ``files`` files are checked in, at a lower priority than the rating loop;
     None for fewer than `POOL_FROM` files or on one core."""
     if files < POOL_FROM or (os.cpu_count() or 1) < 2:
         return None
-    return reader_pool(check_workers(while_rating))
+    return reader_pool(check_workers())
 
 
 class FileChecks:
@@ -61,13 +59,10 @@ class FileChecks:
     where the last left off. `all_passed` says, without waiting, whether every file has
     been checked and passed."""
 
-    def __init__(self, paths: Sequence[Path], spool: Spool, options: ReadOptions,
-                 while_rating: bool):
+    def __init__(self, paths: Sequence[Path], spool: Spool, options: ReadOptions):
         self._tasks: list[Task] = [(list(paths[at:at + CHUNK]), spool.file(at // CHUNK),
                                     options) for at in range(0, len(paths), CHUNK)]
-        self._workers = check_workers(while_rating)
-        self._pool = checking_pool(len(paths), while_rating)
-        self._more: ProcessPoolExecutor | None = None  #: the pool `use_all_cores` adds
+        self._pool = checking_pool(len(paths))
         self._running: list[Future[list[CheckedFile | str]]] = [] if self._pool is None \
             else [self._pool.submit(check_files, *task) for task in self._tasks]
         self._seen = 0  #: tasks `all_passed` has looked at
@@ -91,29 +86,11 @@ class FileChecks:
         self.stop_pool(cancel=True)
 
     def stop_pool(self, cancel: bool = False) -> None:
-        """End the pools (once every file is checked, the rating loop has the cores);
+        """End the pool (once every file is checked, the rating loop has the cores);
         ``cancel`` the tasks not begun."""
-        for pool in (self._pool, self._more):
-            if pool is not None:
-                pool.shutdown(cancel_futures=cancel)
-        self._pool = self._more = None
-
-    def use_all_cores(self) -> None:
-        """Check the files not begun on every core: the rating loop waits for the checks
-        (its events wait to be rated together), so the core kept for it would be idle.
-        A second pool takes the cores the first leaves; the tasks not begun are taken
-        back from the first and shared between the two, in order. Done once; nothing
-        without a pool, or where the pool has every core already."""
-        extra = (os.cpu_count() or 1) - self._workers
-        if self._pool is None or self._more is not None or extra < 1:
-            return
-        self._more = reader_pool(extra)
-        pools = [self._pool, self._more]
-        turn = 0
-        for at, running in enumerate(self._running):
-            if running.cancel():  # not begun: it is submitted again
-                self._running[at] = pools[turn % 2].submit(check_files, *self._tasks[at])
-                turn += 1
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=cancel)
+        self._pool = None
 
     def _results(self) -> Iterator[CheckedFile | str]:
         if not self._running:

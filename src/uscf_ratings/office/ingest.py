@@ -152,8 +152,7 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
     paths = list(paths)
     # the checking processes are forked inside: they collect less often too
     with fewer_collections(), Spool() as spool, \
-            FileChecks(paths, spool, options.reading, while_rating=not options.check_first
-                       ) as checks:
+            FileChecks(paths, spool, options.reading) as checks:
         files = _Files(office, options.rating.different_event)
         if checks.in_pool and not options.check_first:
             yield CheckingFiles(len(paths), 0, rating=True)
@@ -233,8 +232,6 @@ def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files
         if isinstance(failed.error, RATING_FAILURES):
             raise EventFailed(group[failed.at].path, failed.error) from failed.error
         raise failed.error from None  # a bug, or the database's, as it is
-    if transaction.waiting:  # nothing to rate until the last file: check on
-        checks.use_all_cores()  # the loop's core too
 
 
 def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,

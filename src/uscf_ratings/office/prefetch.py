@@ -43,14 +43,6 @@ AHEAD = 8
 READERS_NICENESS = 10
 
 
-def readers_while_rating() -> int:
-    """How many reader processes to run while the rating loop runs: a core each, but the
-    loop's own. On two cores, two readers beside the loop made ``uscf db rate`` of a year
-    take about a tenth longer than one did, and used more CPU time for the same reading
-    (docs/performance.md)."""
-    return max(1, (os.cpu_count() or 1) - 1)
-
-
 def start_reader(parent: int) -> None:
     """A reader process (of this module's pool or of office/file_checks.py's) ends with
     the command, ``parent``, however it ends (office/processes.py), and runs at a lower
