@@ -37,8 +37,11 @@ PREFETCH_FROM = 400
 #: events read by one query, and handed to a worker as one task (a task per event
 #: cost the loop more in waking the pool than the reading it saved)
 CHUNK = 32
-#: tasks handed to the pool and not yet taken back (a bound on the memory they hold)
-AHEAD = 8
+#: tasks handed to the pool and not yet taken back (a bound on the memory they hold):
+#: more events than a part of the loop holds (run.PART sections, about 600 events of a
+#: year), so that the readers read on while the loop rates and writes a part (with 8,
+#: they stopped then, and the loop waited for them at the next part)
+AHEAD = 32
 #: how much less CPU priority the readers take than the rating loop (``nice``)
 READERS_NICENESS = 10
 
