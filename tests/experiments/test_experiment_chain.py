@@ -162,3 +162,26 @@ def test_matches_and_ratings_without_n_are_rated_as_the_reference_rates_them(
     history = history_of(office_history(), "the office's migration history")
     assert any(s.type is SectionType.MATCH for _, s in history.sections)
     assert_same(rerate(history, variant), reference_chain.rerate(history, variant))
+
+
+def test_the_layout_travels_with_what_every_variant_reads_of_it(folder: Path) -> None:
+    """`HistoryLayout.with_shared_facts`: the layout a variant's process is sent holds the
+    members' sorted keys, the months and the rest already, equal to those a copy of it
+    makes again; so each process does not make them for itself."""
+    import pickle
+    from dataclasses import replace
+
+    laid = laid_out(read_history(folder))
+    sent = pickle.loads(pickle.dumps(laid))
+    names = ("rated_keys", "section_months", "row_rule_set", "assigned", "python_sections",
+             "model_sections")
+    assert all(name in vars(sent) for name in names)
+    again = replace(sent)  # the same fields, nothing made yet
+    assert not any(name in vars(again) for name in names)
+    assert sent.rated_keys[0] == again.rated_keys[0]
+    assert np.array_equal(sent.rated_keys[1], again.rated_keys[1])
+    assert sent.section_months == again.section_months
+    assert np.array_equal(sent.row_rule_set, again.row_rule_set)
+    assert np.array_equal(sent.assigned, again.assigned)
+    assert (sent.python_sections, sent.model_sections) == (again.python_sections,
+                                                           again.model_sections)

@@ -63,7 +63,8 @@ def laid_out(history: History) -> HistoryLayout:
             section_reason(section.type, section.online, systems, section.start_date) is None))
     history_laid = lay_out(sections, Starting(dict(office.baselines), frozenset(),
                                               office.facts, office.floors))
-    return history_laid.without_lineups()  # a variant's task is sent the layout
+    # a variant's task is sent the layout, with what every variant reads of it made once
+    return history_laid.without_lineups().with_shared_facts()
 
 
 def rerate(history: History, variant: Variant, follow: System = System.R) -> Rerated:
