@@ -130,10 +130,11 @@ class Slots:
             if not member:
                 out.append(-1)
                 continue
-            place = index.get((member, system))
+            key = (member, system)  # one tuple for the index and the list (a year has
+            place = index.get(key)  # 200,000 of them: two would take 11 MB more)
             if place is None:
-                place = index[(member, system)] = len(keys)
-                keys.append((member, system))
+                place = index[key] = len(keys)
+                keys.append(key)
             out.append(place)
         return out
 
