@@ -343,3 +343,32 @@ def test_a_bad_file_while_rating_stores_nothing(office: Office, tmp_path: Path) 
         list(_rate_while_checking(office, checks, _Files(), RateOptions(commit_every=0)))
     assert [p.split(":")[0] for p in refused.value.problems] == [str(paths[4]), str(paths[6])]
     assert count(office, "events") == 0
+
+
+def test_a_group_s_members_are_loaded_a_bounded_number_at_a_query(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`RatingRun._load_part` loads a part's members at once, at most `LOAD_AT_ONCE` a
+    query (a query's values are bounded): with three a query, the same database."""
+    from uscf_ratings.office import run, store
+
+    (tmp_path / "files").mkdir()
+    paths = year_files(tmp_path / "files", 6)
+    asked: list[int] = []
+    facts = store.member_facts
+
+    def counted(c: Any, ids: Any) -> Any:
+        asked.append(len(list(ids)))
+        return facts(c, ids)
+
+    dumps = []
+    for name, at_once in (("plain", run.LOAD_AT_ONCE), ("small", 3)):
+        monkeypatch.setattr(run, "LOAD_AT_ONCE", at_once)
+        monkeypatch.setattr(run, "member_facts", counted)
+        asked.clear()
+        office = Office(f"sqlite:///{tmp_path / name}.db")
+        office.init()
+        list(ingest(office, paths, IngestOptions(check_first=True,
+                                                 rating=RateOptions(commit_every=10**9))))
+        dumps.append(dump(office))
+        assert max(asked) <= at_once
+    assert dumps[0] == dumps[1]

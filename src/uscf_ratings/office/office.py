@@ -546,7 +546,7 @@ class EventTransaction:
                     self._append_group(self._c, events)
                 return
             except _NotAppended:
-                self._run = None
+                pass  # found before anything was rated: the run's state is as it was
             except Exception as error:
                 self._run = None  # its members' states may be those undone
                 if self._driver.transaction_lost():  # nothing to go on with: the commit says so

@@ -340,7 +340,9 @@ class RatingRun:
             if laid is not None:
                 names.update((self.merged.get(i, i), n)
                              for i, n in zip(laid.ids, laid.names, strict=True) if i)
-        self._load(names)
+        ids = list(names)
+        for at in range(0, len(ids), LOAD_AT_ONCE):  # a query's values are bounded
+            self._load({i: names[i] for i in ids[at:at + LOAD_AT_ONCE]})
 
     def _take(self, events: list[tuple[Submission, PreRatings]]) -> None:
         """Events read ahead, with their members loaded at once (one query for them all
