@@ -5,7 +5,7 @@ the director's SwissSys file: three files, three event ids (each taken from the 
 name or its header), one set of games. Rated three times, each game would count three
 times. So each stored event keeps the fingerprint of its content (the ``fingerprint``
 column of ``events``, migration 0008), and the office refuses an event whose
-fingerprint is stored under another id (office/office.py, `refuse_duplicate`), unless
+fingerprint is stored under another id (office/office.py, `_store_events`), unless
 told it is a different event (``--different-event``) or it corrects that event
 (``uscf db correct``).
 

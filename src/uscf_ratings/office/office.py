@@ -45,6 +45,7 @@ from .explain import explain_event
 from .history import HistoryImported, TitlesImported, import_notes, replace_history
 from .options import RateOptions
 from .run import (
+    LOAD_AT_ONCE,
     RatingRun,
     first_key,
     last_audit_id,
@@ -55,6 +56,7 @@ from .store import (
     SectionKey,
     aliases,
     audit,
+    audits,
     carried_titles,
     event_source,
     insert_rows,
@@ -565,13 +567,10 @@ class EventTransaction:
         driver = self._driver
         assert driver is not None
         first = min(event.first_key for event in events)
-        if _stored_after(driver, first, events[0].id):
-            raise _NotAppended  # sections stored before would be rated again
-        for event in events:
-            if _corrections(c, event.id) is not None:
-                raise _NotAppended
-            _store_event(c, event, self._options.pre_ratings, 0,
-                         self._options.different_event)
+        if _stored_after(driver, first, events[0].id) or _any_stored(
+                driver, [event.id for event in events]):
+            raise _NotAppended  # sections stored before would be rated again; a correction
+        _store_events(c, events, self._options.pre_ratings, 0, self._options.different_event)
         run = self._run = RatingRun.resume(self._run, c, first)
         for event in events:
             run.add_event(event, self._options.pre_ratings)
@@ -581,8 +580,9 @@ class EventTransaction:
         for r in rated:
             sections[r.key[2]] += 1
             ratings[r.key[2]] += r.ratings
+        run.seal(audits(c, [("rate", {"event": event.id, "sections": len(event.sections)})
+                            for event in events]))
         for event in events:
-            self._audit(c, event, 0)
             self._rated.append(EventRated(event.id, event.name, False, sections[event.id], 0,
                                           ratings[event.id], event.rated_games))
             self.games += event.rated_games
@@ -778,6 +778,13 @@ def _remove_event(c: Connection, event_id: str) -> None:
     c.execute(delete(t.events).where(t.events.c.id == event_id))
 
 
+def _any_stored(driver: Driver, event_ids: Sequence[str]) -> bool:
+    """Whether any of ``event_ids`` is stored (one query; a group is at most
+    `ingest.GROUP_EVENTS` events)."""
+    return driver.execute(f"SELECT 1 FROM events WHERE id IN ({', '.join('?' * len(event_ids))})"
+                          " LIMIT 1", list(event_ids)).fetchone() is not None
+
+
 def _corrections(c: Connection, event_id: str) -> int | None:
     """A stored event's number of corrections; None if it is not stored."""
     found = Driver(c).execute("SELECT corrections FROM events WHERE id = ?", (event_id,)
@@ -799,21 +806,50 @@ def _store_event(c: Connection, event: Submission, pre_ratings: PreRatings,
                  corrections: int, different_event: bool = False) -> None:
     """Store the event's rows (not its ratings), in the caller's transaction; refused,
     with nothing written, if its content is stored under another id and the user did
-    not say it is a different event (`refuse_duplicate`)."""
-    content = event.content_fingerprint()
+    not say it is a different event."""
+    _store_events(c, [event], pre_ratings, corrections, different_event)
+
+
+def _store_events(c: Connection, events: Sequence[Submission], pre_ratings: PreRatings,
+                  corrections: int, different_event: bool = False) -> None:
+    """`_store_event` of each of ``events``, with a statement for them all where it was
+    one for each (a round trip each on PostgreSQL); refused, with nothing written, at
+    the first whose content is stored under another id or is an earlier one's."""
+    contents = [event.content_fingerprint() for event in events]
     if not different_event:
-        refuse_duplicate(c, event.id, content)
+        stored = _stored_contents(c, contents)
+        for event, content in zip(events, contents, strict=True):
+            other = next((i for i in stored.get(content, ()) if i != event.id), None)
+            if other is not None:
+                raise DuplicateEvent(event.id, other)
+            stored[content] = sorted([*stored.get(content, ()), event.id])  # as if stored
+    mode = json.dumps(pre_ratings)
     # the event JSON goes in as it is: written out again, it would cost as much as reading
-    source = f'{{"input": {event.source_text()}, "pre_ratings": {json.dumps(pre_ratings)}}}'
     insert_rows(c, t.events, [{
         "id": event.id, "name": event.name, "start_date": event.start_date,
-        "end_date": event.end_date, "source": source, "submitted_at": now(),
-        "corrections": corrections, "city": event.city, "state": event.state,
-        "fingerprint": content}])
+        "end_date": event.end_date,
+        "source": f'{{"input": {event.source_text()}, "pre_ratings": {mode}}}',
+        "submitted_at": now(), "corrections": corrections, "city": event.city,
+        "state": event.state, "fingerprint": content}
+        for event, content in zip(events, contents, strict=True)])
     insert_rows(c, t.sections, [
         {"event_id": event.id, "number": s.number, "name": s.name, "start_date": s.start_date,
          "end_date": s.end_date, "systems": ",".join(x.value for x in s.systems),
-         "rule_set": s.rule_set} for s in event.sections])
+         "rule_set": s.rule_set} for event in events for s in event.sections])
+
+
+def _stored_contents(c: Connection, contents: Sequence[str]) -> dict[str, list[str]]:
+    """The ids of the stored events with each of ``contents`` (fingerprints), in id
+    order."""
+    found: dict[str, list[str]] = {}
+    wanted = list(dict.fromkeys(contents))
+    for at in range(0, len(wanted), LOAD_AT_ONCE):  # a query's values are bounded
+        chunk = wanted[at:at + LOAD_AT_ONCE]
+        for content, event_id in Driver(c).execute(
+                f"SELECT fingerprint, id FROM events WHERE fingerprint IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY id", chunk).fetchall():
+            found.setdefault(content, []).append(event_id)
+    return found
 
 
 def stored_with_content(c: Connection, content: str, other_than: str = "") -> str | None:
@@ -823,14 +859,6 @@ def stored_with_content(c: Connection, content: str, other_than: str = "") -> st
         "SELECT id FROM events WHERE fingerprint = ? AND id <> ? ORDER BY id LIMIT 1",
         (content, other_than)).fetchone()
     return None if found is None else str(found[0])
-
-
-def refuse_duplicate(c: Connection, event_id: str, content: str) -> None:
-    """Raise `DuplicateEvent` if an event other than ``event_id`` is stored with the
-    content ``content`` (office/fingerprint.py): one report is rated once."""
-    stored = stored_with_content(c, content, event_id)
-    if stored is not None:
-        raise DuplicateEvent(event_id, stored)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:

@@ -115,6 +115,16 @@ def audit(connection: Connection, action: str, detail: dict[str, Any]) -> int:
 AUDIT_INSERT = "INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)"
 
 
+def audits(connection: Connection, records: Sequence[tuple[str, dict[str, Any]]]) -> int:
+    """Record several operations (each an action and its detail) in one statement;
+    returns the id of the last row."""
+    driver = Driver(connection)
+    at = driver.date(now())
+    driver.executemany(AUDIT_INSERT, [(at, action, json.dumps(detail, sort_keys=True))
+                                      for action, detail in records])
+    return int(driver.execute("SELECT max(id) FROM audit").fetchone()[0])
+
+
 # --- members ----------------------------------------------------------------------
 
 
