@@ -5,6 +5,7 @@ re-rates."""
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import pickle
 import signal
@@ -58,10 +59,17 @@ def test_few_files_are_checked_in_this_process() -> None:
     assert checking_pool(POOL_FROM - 1) is None
 
 
-def test_the_checks_take_a_process_a_core() -> None:
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the files are checked in a pool only "
+                    "with two cores")
+def test_the_checks_take_a_process_a_core(tmp_path: Path) -> None:
     """Beside the rating loop too: it rates the files checked a group at a time, and
-    takes less than a core (office/file_checks.py)."""
-    assert check_workers() == (os.cpu_count() or 1)
+    takes less than a core (office/file_checks.py). The pool ends with the checks."""
+    paths = write_events(tmp_path, 2 * POOL_FROM, seed=4)
+    with Spool() as spool, FileChecks(paths, spool, ReadOptions()) as checks:
+        assert checks.in_pool
+        assert len(multiprocessing.active_children()) == check_workers() == os.cpu_count()
+        assert all(not isinstance(r, str) for r in checks.results)
+    assert not multiprocessing.active_children()
 
 
 @pytest.mark.parametrize("files", [POOL_FROM - 1, 2 * POOL_FROM])  # in this process; a pool
