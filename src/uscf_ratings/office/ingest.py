@@ -47,6 +47,7 @@ from .office import EventRated, EventTransaction, GroupFailed, Office, stored_wi
 from .options import IngestOptions, RateOptions
 from .run import load_kernels
 from .spool import Spool, read_event
+from .submission import Submission
 
 __all__ = ["CheckingFiles", "Committed", "EventFailed", "FileChecked", "FilesRefused",
            "IngestError", "IngestOptions", "Ingested", "RatingInOrder", "Report", "ingest"]
@@ -218,12 +219,19 @@ def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files
     that fails rolls back the whole transaction while commits are held, and needs no
     savepoint of its own then (`EventTransaction.rate_checked`); once every file has
     passed, it is undone alone and the events before it commit."""
-    if not group:
-        return
-    held = not checks.all_passed()
+    if group:
+        yield from _rate_group(transaction, files, group,
+                               [read_event(item.spooled) for item in group],
+                               held=not checks.all_passed())
+
+
+def _rate_group(transaction: EventTransaction, files: _Files, group: list[CheckedFile],
+                events: list[Submission], held: bool = False) -> Iterator[Report]:
+    """`EventTransaction.rate_group` of the files ``group`` (their ``events``). Where an
+    event fails: ``held``, everything is rolled back; else the events before it commit.
+    Then its error is raised, named by its file (`EventFailed`) where it is the file's."""
     try:
-        transaction.rate_group([read_event(item.spooled) for item in group],
-                               undo_alone=not held)
+        transaction.rate_group(events, undo_alone=not held)
     except GroupFailed as failed:
         if held:
             transaction.rollback()
@@ -245,13 +253,7 @@ def _rate_in_order(office: Office, in_order: list[CheckedFile], files: _Files,
         at = 0
         while at < len(in_order):
             group = _group(in_order, at, options.commit_every - transaction.games)
-            try:
-                transaction.rate_group([next(events) for _ in group])
-            except GroupFailed as failed:
-                yield from files.commit(transaction)  # the events before it stay rated
-                if isinstance(failed.error, RATING_FAILURES):
-                    raise EventFailed(group[failed.at].path, failed.error) from failed.error
-                raise failed.error from None  # a bug, or the database's, as it is
+            yield from _rate_group(transaction, files, group, [next(events) for _ in group])
             at += len(group)
             if transaction.due(options.commit_every):
                 yield from files.commit(transaction)

@@ -855,10 +855,8 @@ def _stored_contents(c: Connection, contents: Sequence[str]) -> dict[str, list[s
 def stored_with_content(c: Connection, content: str, other_than: str = "") -> str | None:
     """The id of a stored event whose content's fingerprint is ``content``, other than
     ``other_than`` (the first in id order); None if there is none."""
-    found = Driver(c).execute(
-        "SELECT id FROM events WHERE fingerprint = ? AND id <> ? ORDER BY id LIMIT 1",
-        (content, other_than)).fetchone()
-    return None if found is None else str(found[0])
+    return next((i for i in _stored_contents(c, [content]).get(content, ()) if i != other_than),
+                None)
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
