@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from uscf_ratings.core.titles import Earned, TitleEvent, title_status
+from hypothesis import given
+from hypothesis import strategies as st
+
+from uscf_ratings.core.constants import DOCUMENTED
+from uscf_ratings.core.norms import NORM_CODES
+from uscf_ratings.core.titles import Earned, TitleEvent, title_status, titles_held
 
 
 def event(n: int, norm: str | None, rating: float, established: bool = True,
@@ -88,3 +93,23 @@ def test_an_imported_title_is_held_from_its_date() -> None:
     assert [t.key for t in before.titles] == ["FourthCategory"]  # undated: from the start
     after = title_status([], as_of=date(2015, 6, 1), earned=earned)
     assert {t.key for t in after.titles} == {"FourthCategory", "CandidateMaster"}
+
+
+# --- titles_held: title_status's titles, without the progress ------------------------------
+
+
+#: a member's sections: any norm or none, a rating about the levels and the 2200 of a
+#: National Master, established or not, the OLM flag now and then
+histories = st.lists(st.tuples(st.sampled_from((None, *NORM_CODES)),
+                               st.floats(1000, 2600), st.booleans(),
+                               st.sampled_from((False, False, False, True))), max_size=30)
+
+
+@given(histories, st.sampled_from((3.0, 5.0)))
+def test_titles_held_are_the_titles_of_title_status(history: list[tuple[str | None, float,
+                                                                         bool, bool]],
+                                                    norms: float) -> None:
+    c = DOCUMENTED._replace(title_norms=norms)
+    events = [event(1 + n % 28, norm, rating, established, olm)
+              for n, (norm, rating, established, olm) in enumerate(history)]
+    assert titles_held(events, c) == title_status(events, c=c).titles

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conftest import write_events
+from tests.core.test_title_status import event, histories
 
 from uscf_ratings.batch.compiled import KERNELS, NORM_ORDER
 from uscf_ratings.batch.history import HistoryLayout
 from uscf_ratings.core import norms as norm_rules
+from uscf_ratings.core.constants import DOCUMENTED
 from uscf_ratings.core.model import Rating, System
 from uscf_ratings.core.norms import NORM_CODES
 from uscf_ratings.core.pipeline import rate_section
@@ -21,7 +23,7 @@ from uscf_ratings.core.pre_event import PreRatings, prepare
 from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.core.titles import TitleEvent, title_status
 from uscf_ratings.core.variants import Variant
-from uscf_ratings.experiments.awards import TITLE_KEYS, Awards
+from uscf_ratings.experiments.awards import TITLE_KEYS, Awards, could_hold
 from uscf_ratings.experiments.history import History, read_history
 from uscf_ratings.experiments.rerate import laid_out, rerate, rerate_laid
 from uscf_ratings.office.run import member_ids
@@ -120,3 +122,14 @@ def test_a_lower_margin_never_awards_fewer(laid: HistoryLayout, margins: list[fl
     lower = rerate_laid(laid, Variant("low", {"norm_margin": low})).awards
     higher = rerate_laid(laid, Variant("high", {"norm_margin": high})).awards
     assert all(a >= b for a, b in zip(_counting(lower), _counting(higher), strict=True))
+
+
+@given(histories, st.sampled_from((3.0, 5.0)))
+def test_a_member_could_hold_failed_holds_no_title(
+        history: list[tuple[str | None, float, bool, bool]], norms: float) -> None:
+    """`could_hold` (and its form over every slot at once in rerate._awards) only skips
+    members to whom `title_status` gives no title."""
+    c = DOCUMENTED._replace(title_norms=norms)
+    events = [event(1 + n % 28, norm, rating, established, olm)
+              for n, (norm, rating, established, olm) in enumerate(history)]
+    assert could_hold(events, c) or not title_status(events, c=c).titles

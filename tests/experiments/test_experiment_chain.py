@@ -13,6 +13,7 @@ from tests.conftest import skip_or_fail, stored_ratings, write_events
 from tests.experiments import reference_chain
 from tests.office.filled_before import history as office_history
 
+from uscf_ratings.batch.history import SYSTEMS
 from uscf_ratings.cli.main import cli
 from uscf_ratings.core.model import SectionType, System
 from uscf_ratings.core.variants import Variant
@@ -173,14 +174,17 @@ def test_the_layout_travels_with_what_every_variant_reads_of_it(folder: Path) ->
 
     laid = laid_out(read_history(folder))
     sent = pickle.loads(pickle.dumps(laid))
-    names = ("rated_keys", "section_months", "row_rule_set", "assigned", "python_sections",
-             "model_sections")
+    names = ("rated_keys", "slot_systems", "section_months", "row_rule_set", "assigned",
+             "python_sections", "model_sections")
     assert all(name in vars(sent) for name in names)
     again = replace(sent)  # the same fields, nothing made yet
     assert not any(name in vars(again) for name in names)
     assert sent.rated_keys[0] == again.rated_keys[0]
     assert np.array_equal(sent.rated_keys[1], again.rated_keys[1])
     assert sent.section_months == again.section_months
+    assert np.array_equal(sent.slot_systems, again.slot_systems)
+    # a slot's system read from the column is the one its key names
+    assert [SYSTEMS[i] for i in sent.slot_systems] == [s for _, s in sent.slots.keys]
     assert np.array_equal(sent.row_rule_set, again.row_rule_set)
     assert np.array_equal(sent.assigned, again.assigned)
     assert (sent.python_sections, sent.model_sections) == (again.python_sections,

@@ -56,7 +56,7 @@ from .compiled import (
     source_weight,
 )
 from .compiled import prepare as prepare_kernel
-from .engine import outcome_records
+from .engine import clear_outcomes, outcome_records
 from .history import SYSTEMS, Blend, HistoryLayout, Starting
 
 
@@ -183,22 +183,21 @@ def _copy(to: Before, i: int, source: Before, j: int) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
-def _before(start: int, size: int, rows: Rows, given: Before, chosen: Before, state: State
-            ) -> Before:
-    """The group's `Before` rows: chosen at a stop, Step 1's, the file's or the chain's
-    state."""
-    before = unrated(size)
+def _before(before: Before, start: int, size: int, rows: Rows, given: Before, chosen: Before,
+            state: State, blank: Before) -> None:
+    """The group's `Before` rows, into rows 0:size of ``before``: chosen at a stop, Step
+    1's, the file's or the chain's state (``blank``: one `unrated` row)."""
     for i in range(size):
         row = start + i
         if rows.python[row]:
             _copy(before, i, chosen, row)
         elif rows.step1[row]:  # unrated: Step 1's R0 and N, no history
+            _copy(before, i, blank, 0)
             before.r0[i], before.n[i] = rows.step1_r0[row], rows.step1_n[row]
         elif rows.from_file[row]:
             _copy(before, i, given, row)
         else:
             _copy(before, i, state.values, rows.slot[row])
-    return before
 
 
 @numba.njit(cache=True, nogil=True)
@@ -275,27 +274,38 @@ def run_groups(a: int, b: int, terms: Any, end_day: NDArray[np.int64],
     """Groups a:b, in order: Step 1 of a section's blended rows before its first group
     (`_initial`), then each group rated (procedure.prepare, procedure.rate), kept as
     ``keep`` says, and written to the state (explanation.state_after). ``terms`` and
-    ``games`` are `Terms` and `Games` of NumPy arrays, which are sliced here."""
+    ``games`` are `Terms` and `Games` of NumPy arrays, which are sliced here. Every
+    group is rated in the same records, made once for the largest (a year has 20,000
+    groups: making theirs took a tenth of the loop)."""
+    if a >= b:
+        return
+    most, room = 0, 0
+    for g in range(a, b):
+        most = max(most, terms.stop[g] - terms.start[g])
+        for row in range(terms.start[g], terms.stop[g]):
+            room = max(room, games.last[row] - games.first[row])
+    before, blank = unrated(most), unrated(1)
+    prepared, step3, step4, step5, final = outcome_records(most)
+    opponents, sorted_room = np.empty(room), np.empty(2 * room + 2)
+    local_start, local_stop = np.zeros(1, np.int64), np.zeros(1, np.int64)
     for g in range(a, b):
         start = terms.start[g]
         for row in range(start, section_stop[g]):
             if rows.blended[row]:
                 _initial(row, end_day[g], rows, blend, state, c)
         size = terms.stop[g] - start
-        local = Terms(np.zeros(1, np.int64), np.full(1, size, np.int64),
+        local_stop[0] = size
+        local = Terms(local_start, local_stop,
                       terms.half_k[g:g + 1], terms.dual_regular[g:g + 1],
                       terms.regular[g:g + 1], terms.absolute_floor[g:g + 1],
                       terms.bonus_threshold[g:g + 1], terms.bonus_m3_distinct[g:g + 1])
-        before = _before(start, size, rows, given, chosen, state)
+        _before(before, start, size, rows, given, chosen, state, blank)
         played = Games(games.first[start:start + size], games.last[start:start + size],
                        games.opponent, games.score)
-        prepared, step3, step4, step5, final = outcome_records(size)
+        clear_outcomes(size, prepared, step3, step4, step5, final)
         prepare_kernel(0, local, before, played, prepared, final, c)
-        room = 0
-        for i in range(size):
-            room = max(room, played.last[i] - played.first[i])
         rate(0, local, before, played, prepared, step3, step4, step5, final,
-             np.empty(room), np.empty(2 * room + 2), c)
+             opponents, sorted_room, c)
         if keep.scores:
             _score(size, before, played, scored, c.established_after)
         if keep.outputs:
@@ -501,7 +511,7 @@ class Rated:
     scored: Scored
     awarded: Awarded
     #: the followed system's ratings at each month's end (for an experiment)
-    months: list[tuple[str, list[float]]]
+    months: list[tuple[str, NDArray[np.float64]]]
 
 
 #: what the office keeps: each row's outcome, to store
@@ -541,9 +551,9 @@ def rate_history(laid: HistoryLayout, variant: Variant = DOCUMENTED_RULES,
     regular = laid.system == SYSTEMS.index(System.R)
     stops = _stops(laid, python_sections, keep.scores)
     models: list[ModelRated] = []
-    months: list[tuple[str, list[float]]] = []
-    follow_slots = (np.array([s is follow for _, s in laid.slots.keys], dtype=np.bool_)
-                    if keep.scores else np.zeros(0, np.bool_))
+    months: list[tuple[str, NDArray[np.float64]]] = []
+    follow_slots = (laid.slot_systems == SYSTEMS.index(follow) if keep.scores
+                    else np.zeros(0, np.bool_))
     carry = bool(laid.given_ratings or laid.model_sections or python_sections
                  or extras.known or extras.changes)
     a = 0
@@ -601,10 +611,11 @@ def _stops(laid: HistoryLayout, python: Sequence[int], months: bool
     return [(g, what, i) for g, i, _, what in sorted(found)]
 
 
-def _ratings_in(state: State, follow: NDArray[np.bool_]) -> list[float]:
-    """The ratings of the followed system's member-systems rated so far, in slot order."""
+def _ratings_in(state: State, follow: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """The ratings of the followed system's member-systems rated so far, in slot order
+    (a copy: the state goes on)."""
     rated = np.asarray(state.values.rated)[:len(follow)] & follow
-    return np.asarray(state.values.r0)[:len(follow)][rated].tolist()  # type: ignore[no-any-return]
+    return np.asarray(state.values.r0)[:len(follow)][rated]
 
 
 def _rows(laid: HistoryLayout, variant: Variant, rules: list[RuleSet]

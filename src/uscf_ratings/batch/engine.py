@@ -10,6 +10,7 @@ the same kernels over lists and explains them; a test holds the two to 1e-9.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -148,23 +149,41 @@ def outcome_records(rows: int) -> tuple[Prepared, Trace, Trace, Trace, Final]:
     """The records `procedure.prepare` and `procedure.rate` write, for ``rows`` rows
     (every value is written before it is read; Final's post is NaN until rated)."""
     prepared = Prepared(
-        n_eff=np.empty(rows), step3=np.zeros(rows, np.bool_), special=np.zeros(rows, np.bool_),
-        prior=np.zeros(rows, np.int64), score=np.empty(rows), k=np.empty(rows),
-        bonus_threshold=np.empty(rows), most=np.zeros(rows, np.int64), peak=np.empty(rows),
+        n_eff=np.empty(rows), step3=np.empty(rows, np.bool_), special=np.empty(rows, np.bool_),
+        prior=np.empty(rows, np.int64), score=np.empty(rows), k=np.empty(rows),
+        bonus_threshold=np.empty(rows), most=np.empty(rows, np.int64), peak=np.empty(rows),
         floor_absolute=np.empty(rows),
         floor_peak=np.empty(rows), floor_olm=np.empty(rows))
     traces = [Trace(
-        rating=np.full(rows, np.nan), unfloored=np.empty(rows), expected=np.empty(rows),
+        rating=np.empty(rows), unfloored=np.empty(rows), expected=np.empty(rows),
         change=np.empty(rows), bonus=np.empty(rows), r0_adjusted=np.empty(rows),
-        score_adjusted=np.empty(rows), p=np.zeros(rows, np.int64),
-        tie_rule=np.zeros(rows, np.bool_), capped=np.zeros(rows, np.bool_)) for _ in range(3)]
+        score_adjusted=np.empty(rows), p=np.empty(rows, np.int64),
+        tie_rule=np.empty(rows, np.bool_), capped=np.empty(rows, np.bool_)) for _ in range(3)]
     final = Final(
-        post=np.full(rows, np.nan), floor=np.empty(rows), games=np.zeros(rows, np.int64),
-        wins=np.zeros(rows, np.int64), draws=np.zeros(rows, np.int64),
-        losses=np.zeros(rows, np.int64), events3=np.zeros(rows, np.int64),
-        above_2200=np.zeros(rows, np.int64), peak=np.empty(rows),
-        olm=np.zeros(rows, np.bool_))
+        post=np.empty(rows), floor=np.empty(rows), games=np.empty(rows, np.int64),
+        wins=np.empty(rows, np.int64), draws=np.empty(rows, np.int64),
+        losses=np.empty(rows, np.int64), events3=np.empty(rows, np.int64),
+        above_2200=np.empty(rows, np.int64), peak=np.empty(rows),
+        olm=np.empty(rows, np.bool_))
+    clear_outcomes(rows, prepared, traces[0], traces[1], traces[2], final)
     return prepared, traces[0], traces[1], traces[2], final
+
+
+@numba.njit(cache=True, nogil=True)
+def clear_outcomes(rows: int, prepared: Prepared, step3: Trace, step4: Trace, step5: Trace,
+                   final: Final) -> None:
+    """Rows 0:rows of the records as `outcome_records` gives them: flags and counts
+    zero, ratings NaN (the chain rates every group in the same records, made once for
+    the largest, rather than making a group's own)."""
+    for i in range(rows):
+        prepared.step3[i], prepared.special[i], prepared.prior[i], prepared.most[i] = (
+            False, False, 0, 0)
+        for trace in (step3, step4, step5):
+            trace.rating[i], trace.p[i], trace.tie_rule[i], trace.capped[i] = (
+                math.nan, 0, False, False)
+        final.post[i], final.olm[i] = math.nan, False
+        final.games[i], final.wins[i], final.draws[i] = 0, 0, 0
+        final.losses[i], final.events3[i], final.above_2200[i] = 0, 0, 0
 
 
 @numba.njit(cache=True, nogil=True)

@@ -229,6 +229,12 @@ class HistoryLayout:
                 np.array([s for _, _, s in codes], dtype=np.int64))
 
     @functools.cached_property
+    def slot_systems(self) -> NDArray[np.int64]:
+        """Each slot's system (its index in SYSTEMS), for an experiment's followed system."""
+        index = {system: i for i, system in enumerate(SYSTEMS)}
+        return np.array([index[system] for _, system in self.slots.keys], dtype=np.int64)
+
+    @functools.cached_property
     def section_months(self) -> tuple[str, ...]:
         """Each section's month ("2026-03"), for an experiment's ratings over time."""
         return tuple(entry.end.strftime("%Y-%m") for entry in self.sections)
@@ -277,12 +283,12 @@ class HistoryLayout:
 
     def with_shared_facts(self) -> HistoryLayout:
         """This layout with what every variant of the rules reads of it made now
-        (`rated_keys`, `section_months`, `row_rule_set`, `assigned`, the Python and
+        (`rated_keys`, `slot_systems`, `section_months`, `row_rule_set`, `assigned`, the Python and
         model sections): made once where the layout is made, it travels with it to the
         processes that rate the variants, rather than being made again in each (the
         members' keys sorted alone took about a second of a year's first variant)."""
-        _ = (self.rated_keys, self.section_months, self.row_rule_set, self.assigned,
-             self.python_sections, self.model_sections)  # each kept as it is made
+        _ = (self.rated_keys, self.slot_systems, self.section_months, self.row_rule_set,
+             self.assigned, self.python_sections, self.model_sections)  # kept as made
         return self
 
     def blend_by(self, rules: Sequence[RuleSet]) -> Blend:

@@ -122,7 +122,35 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
                  earned: Earned | None = None, c: Constants = DOCUMENTED) -> TitleStatus:
     """The titles held after ``events`` (in rating order) up to ``as_of`` (every event when
     None), starting from ``earned``."""
-    earned = earned or Earned()
+    held, norms, waiting = _walk(events, as_of, earned or Earned(), c)
+    progress = []
+    for index, level in enumerate(NORM_LEVELS):
+        counted = tuple(n for i in range(index, LEVEL_COUNT) for n in norms[i])
+        progress.append(LevelProgress(
+            level.code, level.title, norm_level(index, c), sum(n.count for n in counted),
+            int(c.title_norms),
+            counted, level.api in held, None if level.api in held else waiting[index]))
+    return TitleStatus(_in_order(held), tuple(progress))
+
+
+def titles_held(events: Sequence[TitleEvent], c: Constants = DOCUMENTED) -> tuple[Title, ...]:
+    """The titles of `title_status` after every one of ``events``, with nothing earned
+    before, without the progress toward each level (an experiment counts the titles of
+    thousands of members a variant)."""
+    return _in_order(_walk(events, None, Earned(), c)[0])
+
+
+def _in_order(held: dict[str, Title]) -> tuple[Title, ...]:
+    """The titles by date, then from the lowest norms title to the ratings titles."""
+    order = [level.api for level in NORM_LEVELS] + list(RATINGS_TITLES)
+    return tuple(sorted(held.values(), key=lambda t: (
+        t.date or date.min, order.index(t.key) if t.key in order else len(order))))
+
+
+def _walk(events: Sequence[TitleEvent], as_of: date | None, earned: Earned, c: Constants
+          ) -> tuple[dict[str, Title], list[list[NormEarned]], list[str | None]]:
+    """The titles held by key, the norms earned at each level and what each level's title
+    waits for, after ``events`` up to ``as_of``, from ``earned``."""
     held: dict[str, Title] = {
         key: Title(key, TITLE_NAMES.get(key, key),
                    "RatingsTitle" if key in RATINGS_TITLES else "NormsTitle",
@@ -132,6 +160,8 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
     norms: list[list[NormEarned]] = [
         [NormEarned(None, None, None, code, earned.norms[code])] if earned.norms.get(code)
         else [] for code in NORM_CODES]
+    #: norms at each level (not counting higher ones): a level's count is the sum from it up
+    at_level = [sum(n.count for n in level) for level in norms]
     peak = earned.peak
     established = peak is not None
     waiting: list[str | None] = [None] * LEVEL_COUNT
@@ -139,8 +169,10 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
     def award_norms_titles(event: TitleEvent | None) -> None:
         """The norms-based titles whose conditions all hold after ``event`` (None: on what
         the import carried, before the first event)."""
+        if sum(at_level) < c.title_norms:
+            return  # the lowest level counts every norm: no level has enough
         for index, level in enumerate(NORM_LEVELS):
-            count = sum(n.count for i in range(index, LEVEL_COUNT) for n in norms[i])
+            count = sum(at_level[index:])
             if level.api in held or count < c.title_norms:
                 continue
             waiting[index] = _missing(index, established, peak, c)
@@ -159,8 +191,10 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
         if as_of is not None and event.date > as_of:
             break
         if event.norm is not None:
-            norms[NORM_CODES.index(event.norm)].append(
+            level_index = NORM_CODES.index(event.norm)
+            norms[level_index].append(
                 NormEarned(event.date, event.event, event.section, event.norm))
+            at_level[level_index] += 1
         if event.established and event.rating is not None:
             established = True
             peak = event.rating if peak is None else max(peak, event.rating)
@@ -174,17 +208,7 @@ def title_status(events: Sequence[TitleEvent], as_of: date | None = None,
                 f"an established Regular rating above {c.olm_floor:.0f} kept over "
                 f"{c.olm_games:.0f} rated games")
         award_norms_titles(event)
-    progress = []
-    for index, level in enumerate(NORM_LEVELS):
-        counted = tuple(n for i in range(index, LEVEL_COUNT) for n in norms[i])
-        progress.append(LevelProgress(
-            level.code, level.title, norm_level(index, c), sum(n.count for n in counted),
-            int(c.title_norms),
-            counted, level.api in held, None if level.api in held else waiting[index]))
-    order = [level.api for level in NORM_LEVELS] + list(RATINGS_TITLES)
-    titles = sorted(held.values(), key=lambda t: (t.date or date.min, order.index(t.key)
-                                                  if t.key in order else len(order)))
-    return TitleStatus(tuple(titles), tuple(progress))
+    return held, norms, waiting
 
 
 def _missing(index: int, established: bool, peak: float | None, c: Constants) -> str | None:

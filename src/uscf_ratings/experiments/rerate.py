@@ -91,22 +91,30 @@ def _awards(laid: HistoryLayout, awarded: Awarded, c: Constants) -> Awards:
     """The norms and titles of the rows the loop kept, in rating order (awards.py); a
     row of a match or a foreign event has its section's index for a group (-1 - i)."""
     filled = int(awarded.filled[0])
-    slot, norm = awarded.slot[:filled], awarded.norm[:filled]
+    slot, norm, group = awarded.slot[:filled], awarded.norm[:filled], awarded.group[:filled]
+    post, games, olm = awarded.post[:filled], awarded.games[:filled], awarded.olm[:filled]
     levels = norm[norm >= 0].tolist()
     slots = len(laid.slots.keys)
-    # awards.could_hold, for every slot at once: only those members go through title_status
+    # awards.could_hold, for every slot at once: only those members go through titles_held
     member = slot >= 0
+    at = np.maximum(slot, 0)
     norms = np.bincount(slot[member & (norm >= 0)], minlength=slots)
-    rated = (awarded.olm[:filled] | ((awarded.games[:filled] > c.established_after)
-                                     & (awarded.post[:filled] >= c.national_master)))
-    candidate = norms >= c.title_norms
-    candidate[slot[member & rated]] = True
+    established = games > c.established_after
+    ever_established = np.zeros(slots, np.bool_)
+    ever_established[slot[member & established]] = True
+    candidate = (norms >= c.title_norms) & ever_established
+    candidate[slot[member & (olm | (established & (post >= c.national_master)))]] = True
+    kept = np.flatnonzero(member & candidate[at])
+    # each row's section: a group's, or (-1 - i) the section i of a match or foreign event
+    section = np.where(group[kept] >= 0, laid.group_section[np.maximum(group[kept], 0)],
+                       -1 - group[kept])
+    sections, keys = laid.sections, laid.slots.keys
     events: dict[str, list[TitleEvent]] = {}
-    for k in np.flatnonzero(member & candidate[np.maximum(slot, 0)]).tolist():
-        s, g, n = int(awarded.slot[k]), int(awarded.group[k]), int(awarded.norm[k])
-        entry = laid.sections[int(laid.group_section[g]) if g >= 0 else -1 - g]
-        events.setdefault(laid.slots.keys[s][0], []).append(TitleEvent(
-            entry.end, entry.event_id, entry.number,
-            NORM_CODES[n] if n >= 0 else None, float(awarded.post[k]),
-            int(awarded.games[k]) > c.established_after, bool(awarded.olm[k])))
+    for s, i, n, rating, is_established, has_olm in zip(
+            slot[kept].tolist(), section.tolist(), norm[kept].tolist(), post[kept].tolist(),
+            established[kept].tolist(), olm[kept].tolist(), strict=True):
+        entry = sections[i]
+        events.setdefault(keys[s][0], []).append(TitleEvent(
+            entry.end, entry.event_id, entry.number, NORM_CODES[n] if n >= 0 else None,
+            rating, is_established, has_olm))
     return awards_of(levels, events, c)

@@ -64,7 +64,13 @@ class Prediction:
 def expected_scores(pre_a: NDArray[np.float64], pre_b: NDArray[np.float64],
                     we_scale: float) -> NDArray[np.float64]:
     """We(R_A, R_B) = 1/(1 + 10^(-(R_A - R_B)/400)) for every game (section 4.2)."""
-    return 1.0 / (1.0 + np.power(10.0, -(pre_a - pre_b) / we_scale))
+    # one array, worked in place: a year's million games would otherwise make five
+    p = np.subtract(pre_a, pre_b)
+    np.negative(p, out=p)
+    p /= we_scale
+    np.power(10.0, p, out=p)
+    p += 1.0
+    return np.divide(1.0, p, out=p)
 
 
 def band_of(mean_rating: float) -> str:
@@ -78,28 +84,50 @@ def predict(pre_a: NDArray[np.float64], pre_b: NDArray[np.float64],
             we_scale: float) -> Prediction:
     """The scores of the games given by their pre-event ratings, whether either player
     was provisional, and the first player's result ``y``."""
+    # the arrays are worked in place where the formula allows (each step the same
+    # operation on the same numbers, so the same bits): a variant of a year's history
+    # would otherwise fill a dozen new arrays of a million games
     p = expected_scores(pre_a, pre_b, we_scale)
-    q = np.clip(p, CLIP, 1.0 - CLIP)
-    loss = -(y * np.log(q) + (1.0 - y) * np.log(1.0 - q))
-    brier = (p - y) ** 2
+    not_y = np.subtract(1.0, y)
+    loss = np.clip(p, CLIP, 1.0 - CLIP)  # q
+    other = np.subtract(1.0, loss)
+    np.log(loss, out=loss)
+    loss *= y  # y ln q
+    np.log(other, out=other)
+    other *= not_y  # (1 - y) ln(1 - q)
+    loss += other
+    np.negative(loss, out=loss)
+    brier = np.subtract(p, y, out=other)
+    np.square(brier, out=brier)
 
     def sums(mask: NDArray[np.bool_] | None = None) -> Sums:
         if mask is None:
             return Sums(len(p), float(loss.sum()), float(brier.sum()))
         return Sums(int(mask.sum()), float(loss[mask].sum()), float(brier[mask].sum()))
 
-    bands = np.floor((pre_a + pre_b) / 2.0 / BAND_WIDTH).astype(np.int64)
-    found, band = np.unique(bands, return_inverse=True)
-    band_games = np.bincount(band, minlength=len(found))
-    band_loss = np.bincount(band, weights=loss, minlength=len(found))
-    band_brier = np.bincount(band, weights=brier, minlength=len(found))
-    by_band = {band_of(b * BAND_WIDTH): Sums(int(n), float(ll), float(bs))
-               for b, n, ll, bs in zip(found.tolist(), band_games, band_loss, band_brier,
-                                        strict=True)}
+    mean = np.add(pre_a, pre_b, out=not_y)  # not_y is read no more
+    mean /= 2.0
+    mean /= BAND_WIDTH
+    bands = np.floor(mean, out=mean).astype(np.int64)
+    lowest = int(bands.min()) if len(bands) else 0
+    bands -= lowest  # a band's index from the lowest: counted without a sort
+    band_games = np.bincount(bands)
+    band_loss = np.bincount(bands, weights=loss)
+    band_brier = np.bincount(bands, weights=brier)
+    by_band = {band_of((lowest + b) * BAND_WIDTH): Sums(int(band_games[b]),
+                                                        float(band_loss[b]),
+                                                        float(band_brier[b]))
+               for b in np.flatnonzero(band_games).tolist()}
     by_kind = {"established": sums(~provisional), "provisional": sums(provisional)}
-    both_p = np.concatenate([p, 1.0 - p])
-    both_y = np.concatenate([y, 1.0 - y])
-    bins = np.minimum((both_p * CALIBRATION_BINS).astype(np.int64), CALIBRATION_BINS - 1)
+    n = len(p)
+    both_p, both_y = np.empty(2 * n), np.empty(2 * n)
+    both_p[:n] = p
+    np.subtract(1.0, p, out=both_p[n:])
+    both_y[:n] = y
+    np.subtract(1.0, y, out=both_y[n:])
+    scaled = np.multiply(both_p, CALIBRATION_BINS)
+    bins = scaled.astype(np.int64)
+    np.minimum(bins, CALIBRATION_BINS - 1, out=bins)
     counts = np.bincount(bins, minlength=CALIBRATION_BINS)
     sum_p = np.bincount(bins, weights=both_p, minlength=CALIBRATION_BINS)
     sum_y = np.bincount(bins, weights=both_y, minlength=CALIBRATION_BINS)
@@ -123,7 +151,8 @@ class Movement:
 
 
 def movement(changes: Sequence[float] | NDArray[np.float64],
-             months: Sequence[tuple[str, Sequence[float]]]) -> Movement:
+             months: Sequence[tuple[str, Sequence[float] | NDArray[np.float64]]]
+             ) -> Movement:
     """`Movement` from the changes and each month's latest ratings."""
     values = np.asarray(changes, dtype=np.float64)
     shown = []
