@@ -4,6 +4,7 @@ change a number."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import numpy as np
@@ -96,7 +97,10 @@ VARIANTS = (Variant("documented"), Variant("B = 8", {"bonus_threshold": 8}),
 
 def test_local_processes_give_the_numbers_of_one_process(folder: Path) -> None:
     history = read_history(folder)
+    frozen = gc.get_freeze_count()
     pooled = run_experiment(_spec(VARIANTS), history, workers=2)
+    # the layout is kept from the collector only while the workers run
+    assert gc.get_freeze_count() == frozen
     assert pooled.where == "2 local processes"
     for variant, result in zip(VARIANTS, pooled.results, strict=True):
         alone = rerate(history, variant)

@@ -354,7 +354,9 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
         # each row's slot, made in row order (system by system), before anything reads them
         places = [slots.places(ids, system) for system in laid.systems]
         held = _held(laid.ratings)
-        in_python = _in_python(entry, laid, starting, slots, known, owned, places, held)
+        reads: dict[str, tuple[System, ...]] = {}  # `_chain_systems`, for this section
+        in_python = _in_python(entry, laid, starting, slots, known, owned, places, held,
+                               reads)
         losses = [b - a - w - d for a, b, w, d in zip(laid.first, laid.last, laid.won,
                                                          laid.drawn, strict=True)]
         rows = size * len(laid.systems)
@@ -388,8 +390,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                     step1.append(True)
                     values.append(UNRATED_ROW)
                     member = ids[e]
-                    chain = tuple(s for s in SYSTEMS if member and slots.index.get(
-                        (member, s), -1) in known)
+                    chain = _chain_systems(member, slots, known, reads) if member else ()
                     player = laid.unrated[e]
                     if member:
                         player = prepare_player(player, member, {}, starting.facts,
@@ -427,12 +428,25 @@ def _held(ratings: Sequence[Rating | None]) -> list[bool]:
     return [holds_rating(ratings, row) for row in range(len(ratings))]
 
 
+def _chain_systems(member: str, slots: Slots, known: set[int],
+                   reads: dict[str, tuple[System, ...]]) -> tuple[System, ...]:
+    """The systems in which ``member`` has a state in the chain before the section (what
+    its Step 1 reads of the chain), kept in ``reads``: the same for each of the member's
+    rows, as the section's own states are known only once it is laid out."""
+    found = reads.get(member)
+    if found is None:
+        index = slots.index
+        found = reads[member] = tuple(s for s in SYSTEMS
+                                      if index.get((member, s), -1) in known)
+    return found
+
+
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
                known: set[int], own: set[int], places: Sequence[Sequence[int]],
-               held: Sequence[bool]) -> bool:
+               held: Sequence[bool], reads: dict[str, tuple[System, ...]]) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
     module's docstring). ``places``: each row's slot, by system; ``held``: whether the
-    file gives the row a rating."""
+    file gives the row a rating; ``reads``: `_chain_systems` kept for the section."""
     if entry.mode is not PreRatings.DATABASE:
         return True
     members = [m for m in laid.ids if m]
@@ -452,7 +466,7 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
             if place < 0 or held[g * size + e] or place in known:
                 continue  # no Step 1, or one that reads no member's rating
             member = laid.ids[e]
-            read = [s for s in SYSTEMS if slots.index.get((member, s), -1) in known]
+            read = _chain_systems(member, slots, known, reads)
             if read and not blended:  # the priority lists
                 return True
             for s in read:  # the loop reads a state that has games; a baseline may have none

@@ -29,6 +29,7 @@ from ..core.rules import rules_for
 from ..core.steps import merge_entrants
 from ..core.titles import TitleEvent
 from ..core.variants import Variant
+from ..office.collector import fewer_collections
 from .awards import Awards, awards_of
 from .history import History
 from .scores import Movement, Prediction, movement, predict
@@ -50,6 +51,14 @@ class Rerated:
 
 def laid_out(history: History) -> HistoryLayout:
     """The history laid out for the chain (batch/history.py), with what its office adds."""
+    # the layout makes lists and tuples by the million and keeps them: the collector,
+    # at its usual pace, walked them again and again (a year: 5.9 s laid out, 4.1 s with
+    # fewer collections), as in the office's runs
+    with fewer_collections():
+        return _laid_out(history)
+
+
+def _laid_out(history: History) -> HistoryLayout:
     office = history.office
     sections = []
     for event_id, section in history.sections:
