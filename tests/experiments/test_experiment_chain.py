@@ -193,3 +193,17 @@ def test_the_layout_travels_with_what_every_variant_reads_of_it(folder: Path) ->
     assert np.array_equal(sent.assigned, again.assigned)
     assert (sent.python_sections, sent.model_sections) == (again.python_sections,
                                                            again.model_sections)
+
+
+def test_the_slots_flag_the_member_systems_with_a_state(folder: Path) -> None:
+    """`Slots.rated` and `Slots.own` (a byte a slot): one flag for each slot made, set for
+    exactly the member-systems the layout gives a state (a row with a game, a match or a
+    foreign event, a state before the history), which `rated_keys` lists too."""
+    laid = laid_out(read_history(folder))
+    slots = laid.slots
+    assert len(slots.rated) == len(slots.own) == len(slots.keys)
+    played = (np.asarray(laid.games.last) - np.asarray(laid.games.first)) > 0
+    with_state = set(laid.slot[played & (laid.slot >= 0)].tolist()) | laid.other_states
+    assert {i for i, flag in enumerate(slots.rated) if flag} == with_state
+    assert {i for i, flag in enumerate(slots.own) if flag} == with_state  # no baselines
+    assert len(laid.rated_keys[1]) == len(with_state)

@@ -111,14 +111,18 @@ class Slots:
 
     keys: list[tuple[str, System]] = field(default_factory=list)
     index: dict[tuple[str, System], int] = field(default_factory=dict)
-    rated: set[int] = field(default_factory=set)
-    own: set[int] = field(default_factory=set)
+    #: a byte a slot, 1 where it has a state / the office rated it (a year has 300,000
+    #: slots: as sets of their numbers, the two took 16 MB)
+    rated: bytearray = field(default_factory=bytearray)
+    own: bytearray = field(default_factory=bytearray)
 
     def of(self, key: tuple[str, System]) -> int:
         place = self.index.get(key)
         if place is None:
             place = self.index[key] = len(self.keys)
             self.keys.append(key)
+            self.rated.append(0)
+            self.own.append(0)
         return place
 
     def places(self, members: Sequence[str], system: System) -> list[int]:
@@ -135,6 +139,8 @@ class Slots:
             if place is None:
                 place = index[key] = len(keys)
                 keys.append(key)
+                self.rated.append(0)
+                self.own.append(0)
             out.append(place)
         return out
 
@@ -307,11 +313,11 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
     known, owned = slots.rated, slots.own
     other_states: set[int] = set()
     for key in starting.states:  # a state before the history: read from the chain
-        known.add(slots.of(key))
+        known[slots.of(key)] = 1
         other_states.add(slots.index[key])
     for key in starting.own:
         if key in slots.index:
-            owned.add(slots.index[key])
+            owned[slots.index[key]] = 1
     gathered = Columns()
     per_group: list[tuple[int, int, int, bool, int]] = []  #: system, rule set, end, norms, section
     section_stop: list[int] = []
@@ -337,9 +343,9 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
             for p in entry.model.players:
                 if p.id and any(r.played for r in p.results):
                     for system in systems:  # a state after it
-                        known.add(slots.of((p.id, system)))
-                        owned.add(slots.index[(p.id, system)])
-                        other_states.add(slots.index[(p.id, system)])
+                        place = slots.of((p.id, system))
+                        known[place] = owned[place] = 1
+                        other_states.add(place)
             continue
         rules = rules_for(entry.start)
         at = len(gathered.rows)
@@ -372,7 +378,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                 values.extend([UNRATED_ROW] * size)
                 continue
             for e, place in enumerate(places[g]):
-                if place in known:  # the chain's state
+                if place >= 0 and known[place]:  # the chain's state
                     from_file.append(False)
                     step1.append(False)
                     values.append(UNRATED_ROW)
@@ -399,10 +405,9 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                                                entry.end, rule_set, chain))
         gathered.add(laid, values)
         for g in range(len(laid.systems)):  # the member-systems it rates: a state after it
-            rated_here = [place for place, a, b in zip(places[g], laid.first, laid.last,
-                                                       strict=True) if place >= 0 and b > a]
-            known.update(rated_here)
-            owned.update(rated_here)
+            for place, a, b in zip(places[g], laid.first, laid.last, strict=True):
+                if place >= 0 and b > a:
+                    known[place] = owned[place] = 1
     terms, given, games = arrays(gathered)
     by_group = np.array([g[:4] for g in per_group], dtype=np.int64).reshape(-1, 4)
     start, stop, half_k, dual_regular, regular = (
@@ -428,7 +433,7 @@ def _held(ratings: Sequence[Rating | None]) -> list[bool]:
     return [holds_rating(ratings, row) for row in range(len(ratings))]
 
 
-def _chain_systems(member: str, slots: Slots, known: set[int],
+def _chain_systems(member: str, slots: Slots, known: bytearray,
                    reads: dict[str, tuple[System, ...]]) -> tuple[System, ...]:
     """The systems in which ``member`` has a state in the chain before the section (what
     its Step 1 reads of the chain), kept in ``reads``: the same for each of the member's
@@ -437,12 +442,13 @@ def _chain_systems(member: str, slots: Slots, known: set[int],
     if found is None:
         index = slots.index
         found = reads[member] = tuple(s for s in SYSTEMS
-                                      if index.get((member, s), -1) in known)
+                                      if (place := index.get((member, s), -1)) >= 0
+                                      and known[place])
     return found
 
 
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
-               known: set[int], own: set[int], places: Sequence[Sequence[int]],
+               known: bytearray, own: bytearray, places: Sequence[Sequence[int]],
                held: Sequence[bool], reads: dict[str, tuple[System, ...]]) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
     module's docstring). ``places``: each row's slot, by system; ``held``: whether the
@@ -455,15 +461,16 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
             for m in members for s in laid.systems):
         return True
     if starting.published and any(
-            m in starting.published and any(slots.index.get((m, s), -1) not in own
-                                            for s in starting.published[m].systems)
+            m in starting.published and any(
+                (place := slots.index.get((m, s), -1)) < 0 or not own[place]
+                for s in starting.published[m].systems)
             for m in members):
         return True
     blended = rules_for(entry.start).initialization == "blended"
     size = laid.size
     for g in range(len(laid.systems)):  # Step 1 that reads a rating of the chain
         for e, place in enumerate(places[g]):
-            if place < 0 or held[g * size + e] or place in known:
+            if place < 0 or held[g * size + e] or known[place]:
                 continue  # no Step 1, or one that reads no member's rating
             member = laid.ids[e]
             read = _chain_systems(member, slots, known, reads)

@@ -171,10 +171,11 @@ def _sqlite_setup(engine: Engine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        # 64 MB of page cache (the default is 2 MB): a year's results index by member
+        # 16 MB of page cache (the default is 2 MB): a year's results index by member
         # outgrows 2 MB, and each insert then reads its pages back; about a tenth of a
-        # year's re-rate (docs/performance.md)
-        cursor.execute("PRAGMA cache_size=-65536")
+        # year's re-rate (docs/performance.md). 64 MB were no faster, and took 54 MB
+        # more at the peak of a year's `uscf db rate`
+        cursor.execute("PRAGMA cache_size=-16384")
         # The statement journal of a savepoint (one per event in `Office.rate_many`) in
         # memory: it holds the pages an event changes, a few MB, and as a temporary file
         # it cost a fifth of the rating loop's time (docs/performance.md)
