@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from uscf_ratings.experiments.scores import band_of, movement, predict
+from uscf_ratings.experiments.scores import Sums, band_of, movement, predict
 
 
 def test_log_loss_and_brier_by_hand() -> None:
@@ -57,3 +57,38 @@ def test_bands_and_movement() -> None:
     assert moved.total_change == 6.0
     # percentiles of 1000, 1500, 2000 (linear): 10th 1100, median 1500, 90th 1900
     assert moved.months == (("2025-01", 3, 1500.0, 1100.0, 1500.0, 1900.0),)
+
+
+def test_the_scores_worked_in_place_are_the_formulas_written_plainly() -> None:
+    """`predict` works its arrays in place: each step is the same operation on the same
+    numbers as the formulas of the module's docstring, so the same bits. Random games
+    over many bands, half of them between provisional players."""
+    rng = np.random.default_rng(11)
+    a, b = rng.normal(1500, 400, 5000), rng.normal(1500, 400, 5000)
+    provisional = rng.random(5000) < 0.5
+    y = rng.choice([0.0, 0.5, 1.0], 5000)
+    found = predict(a, b, provisional, y, 400.0)
+    p = 1.0 / (1.0 + np.power(10.0, -(a - b) / 400.0))
+    q = np.clip(p, 1e-15, 1.0 - 1e-15)
+    loss = -(y * np.log(q) + (1.0 - y) * np.log(1.0 - q))
+    brier = (p - y) ** 2
+    assert found.overall == Sums(5000, float(loss.sum()), float(brier.sum()))
+    for kind, mask in (("established", ~provisional), ("provisional", provisional)):
+        assert found.by_kind[kind] == Sums(int(mask.sum()), float(loss[mask].sum()),
+                                           float(brier[mask].sum()))
+    bands = np.floor((a + b) / 2.0 / 200.0)
+    assert len(found.by_band) > 5
+    for band in np.unique(bands).tolist():
+        mask = bands == band
+        # bincount adds a band's games in their order, as a loop would
+        total_loss, total_brier = 0.0, 0.0
+        for x, z in zip(loss[mask].tolist(), brier[mask].tolist(), strict=True):
+            total_loss, total_brier = total_loss + x, total_brier + z
+        assert found.by_band[band_of(band * 200.0)] == Sums(int(mask.sum()), total_loss,
+                                                           total_brier)
+    sides_p, sides_y = np.concatenate([p, 1.0 - p]), np.concatenate([y, 1.0 - y])
+    bins = np.minimum((sides_p * 20).astype(np.int64), 19).tolist()
+    counts, sums_p, sums_y = [0] * 20, [0.0] * 20, [0.0] * 20
+    for k, x, z in zip(bins, sides_p.tolist(), sides_y.tolist(), strict=True):
+        counts[k], sums_p[k], sums_y[k] = counts[k] + 1, sums_p[k] + x, sums_y[k] + z
+    assert found.calibration == tuple(zip(counts, sums_p, sums_y, strict=True))
