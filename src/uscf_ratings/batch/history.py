@@ -289,10 +289,10 @@ class HistoryLayout:
 
     def with_shared_facts(self) -> HistoryLayout:
         """This layout with what every variant of the rules reads of it made now
-        (`rated_keys`, `slot_systems`, `section_months`, `row_rule_set`, `assigned`, the Python and
-        model sections): made once where the layout is made, it travels with it to the
-        processes that rate the variants, rather than being made again in each (the
-        members' keys sorted alone took about a second of a year's first variant)."""
+        (`rated_keys`, `slot_systems`, `section_months`, `row_rule_set`, `assigned`, the
+        Python and model sections): made once where the layout is made, it travels with
+        it to the processes that rate the variants, rather than being made again in each
+        (the members' keys sorted alone took about a second of a year's first variant)."""
         _ = (self.rated_keys, self.slot_systems, self.section_months, self.row_rule_set,
              self.assigned, self.python_sections, self.model_sections)  # kept as made
         return self
@@ -462,7 +462,7 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
         return True
     if starting.published and any(
             m in starting.published and any(
-                (place := slots.index.get((m, s), -1)) < 0 or not own[place]
+                (slot := slots.index.get((m, s), -1)) < 0 or not own[slot]
                 for s in starting.published[m].systems)
             for m in members):
         return True

@@ -52,7 +52,7 @@ class Rerated:
 def laid_out(history: History) -> HistoryLayout:
     """The history laid out for the chain (batch/history.py), with what its office adds."""
     # the layout makes lists and tuples by the million and keeps them: the collector,
-    # at its usual pace, walked them again and again (a year: 5.9 s laid out, 4.1 s with
+    # at its usual pace, walked them again and again (a year: 5.9 s laid out, 4.0 s with
     # fewer collections), as in the office's runs
     with fewer_collections():
         return _laid_out(history)
