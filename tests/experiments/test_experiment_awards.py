@@ -127,8 +127,9 @@ def test_a_lower_margin_never_awards_fewer(laid: HistoryLayout, margins: list[fl
 @given(histories, st.sampled_from((3.0, 5.0)))
 def test_a_member_could_hold_failed_holds_no_title(
         history: list[tuple[str | None, float, bool, bool]], norms: float) -> None:
-    """`could_hold` (and its form over every slot at once in rerate._awards) only skips
-    members to whom `title_status` gives no title."""
+    """`could_hold` only skips members to whom `title_status` gives no title. (rerate._awards
+    asks the same of every slot at once; `test_compiled_counts_are_the_reference_s` holds
+    its counts to the reference, which sends every member through `awards_of`.)"""
     c = DOCUMENTED._replace(title_norms=norms)
     events = [event(1 + n % 28, norm, rating, established, olm)
               for n, (norm, rating, established, olm) in enumerate(history)]
