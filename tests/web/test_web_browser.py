@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from uscf_ratings.core.model import System
-from uscf_ratings.web.estimator import EstimateInput, Game, estimate
+from uscf_ratings.estimator.estimate import EstimateInput, Game, estimate
 from tests.conftest import REPO, skip_or_fail
 from tests.web.conftest import SAMPLE, make_office
 

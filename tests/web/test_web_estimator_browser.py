@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from uscf_ratings.core.model import System
-from uscf_ratings.web.estimator import EstimateInput, Game, estimate
+from uscf_ratings.estimator.estimate import EstimateInput, Game, estimate
 from tests.web.test_web_browser import Watched, browser, server  # noqa: F401  (fixtures)
 
 PHONE = {"width": 390, "height": 844}

@@ -246,3 +246,57 @@ def test_the_error_page_has_no_status_number(bare_client: Any) -> None:
     assert main is not None and "<h1>Not found</h1>" in main.group(0)
     assert "404" not in text_of(main.group(0))
     assert "<title>Not found" in page.text
+
+
+# --- the same estimate in the terminal ----------------------------------------------------
+
+#: the same inputs as ``uscf estimate`` options and as the page's form
+SAME_INPUTS = [
+    (["--rating", "1500", "--games", "40", "--game", "1600:W", "--game", "1500:D:12"],
+     {"rating": "1500", "games": "40", "opp_rating": ["1600", "1500"],
+      "opp_games": ["", "12"], "result": ["W", "D"]}),
+    (["--unrated", "--age", "12", "--fide", "1500", "--cfc", "1400", "--other", "Q:1450:8",
+      "--game", "1600:W", "--game", "1400:L", "--game", "1500:D"],
+     {"status": "unrated", "age_group": "12", "fide": "1500", "cfc": "1400",
+      "other_system": "Q", "other_rating": "1450", "other_games": "8",
+      "opp_rating": ["1600", "1400", "1500"], "opp_games": ["", "", ""],
+      "result": ["W", "L", "D"]}),
+    (["--dual", "--rating", "2250", "--games", "60", "--quick-rating", "2180",
+      "--game", "2300/2250:W", "--game", "2200:D", "--game", "2350:L:40"],
+     {"system": "R+Q", "rating": "2250", "games": "60", "quick_rating": "2180",
+      "opp_rating": ["2300", "2200", "2350"], "opp_quick": ["2250", "", ""],
+      "opp_games": ["", "", "40"], "result": ["W", "D", "L"]}),
+    (["--rating", "1520", "--peak", "1790", "--floor", "1400", "--score", "1.5",
+      "--game", "1600", "--game", "1400", "--game", "1500"],
+     {"rating": "1520", "games": "", "peak": "1790", "floor": "1400", "mode": "total",
+      "score": "1.5", "opp_rating": ["1600", "1400", "1500"], "opp_games": ["", "", ""],
+      "result": ["", "", ""]}),
+]
+
+
+@pytest.mark.parametrize(("args", "fields"), SAME_INPUTS,
+                         ids=["rated", "unrated", "dual", "total-peak-floor"])
+def test_uscf_estimate_equals_the_web_estimator(bare_client: Any, args: list[str],
+                                                fields: dict[str, Any]) -> None:
+    """The terminal's JSON is the web estimator's estimate of the same form, and the page
+    shows the same ratings."""
+    from click.testing import CliRunner
+
+    from uscf_ratings.cli.main import cli
+    from uscf_ratings.web.routes.estimator import _estimate
+
+    done = CliRunner().invoke(cli, ["estimate", "--date", "2026-08-01", *args, "--json"])
+    assert done.exit_code == 0, done.output
+    terminal = json.loads(done.output)
+    form = estimate_form(**({"games": ""} | fields))
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    lists = {k: v for k, v in form.items() if isinstance(v, list)}
+    assert terminal == json.loads(json.dumps(_estimate(values, lists, 100).to_json()))
+    page = bare_client.post("/estimate", data=form)
+    assert page.status_code == 200
+    for number, part in enumerate(terminal["parts"]):
+        tag = "" if number == 0 else f"-{part['system']}"
+        shown = re.search(rf'id="estimate-rounded{tag}">(\d+)<', page.text)
+        assert shown is not None and int(shown.group(1)) == part["explanation"]["post_rounded"]
+    if "fide" in fields:
+        assert "FIDE 1500 → 1277.05: FIDE conversion -1073 + 1.5667 FIDE" in text_of(page.text)

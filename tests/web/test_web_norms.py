@@ -22,7 +22,7 @@ from uscf_ratings.formats.event_json import event_to_json
 from uscf_ratings.formats.result_json import section_to_dict
 from uscf_ratings.web import crosstable
 from uscf_ratings.web.app import create_app
-from uscf_ratings.web.estimator import EstimateInput, Game, estimate
+from uscf_ratings.estimator.estimate import EstimateInput, Game, estimate
 from uscf_ratings.web.privacy import public_section
 
 FOUR_WINS = {"rating": "1500", "games": "40", "opp_rating": ["1600"] * 4,

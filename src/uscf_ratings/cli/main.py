@@ -19,6 +19,9 @@ COMMANDS = {
     "rate": LazyCommand(
         "uscf_ratings.cli.files:rate",
         "Rate each event FILE and print its crosstables with pre -> post ratings."),
+    "estimate": LazyCommand(
+        "uscf_ratings.cli.estimate:estimate_command",
+        "Estimate your new rating from your games, as the web estimator does."),
     "convert": LazyCommand("uscf_ratings.cli.files:convert",
                            "Convert an event between formats."),
     "rules": LazyCommand("uscf_ratings.cli.rules:rules",

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from . import blending, conversions
 from .model import Player, Rating, System
-from .rules import RuleSet
+from .rules import RuleSet, change_setting
 
 R, Q, B, OR, OQ, OB = System.R, System.Q, System.B, System.OR, System.OQ, System.OB
 #: the systems in their order (a tuple: iterating the enum itself is slow)
@@ -35,6 +35,8 @@ class Source:
     z: float | None = None  #: Z_k
     staleness_factor: float | None = None  #: S_k
     weight: float | None = None  #: W_k = G_k x S_k
+    given: float | None = None  #: FIDE and CFC: the rating as given, before ``rating``
+    conversion: str | None = None  #: FIDE and CFC: the conversion applied, and its source
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,11 @@ def _priority(player: Player, system: System, rules: RuleSet, end_date: date) ->
             converted = _foreign(player, item, rules)
             if converted is not None:
                 rating, games, text = converted
-                return Initial(rating, games, "priority", text)
+                given = player.fide if item.kind == "FIDE" else player.cfc
+                assert given is not None
+                return Initial(rating, games, "priority", text, (
+                    Source(item.kind, rating, games, given=given.rating,
+                           conversion=conversion_words(item.kind, rules)),))
     return _age(player, rules, end_date)
 
 
@@ -170,6 +176,22 @@ def _foreign(player: Player, item: _Foreign, rules: RuleSet) -> tuple[float, int
     return None
 
 
+def conversion_words(kind: str, rules: RuleSet) -> str | None:
+    """The conversion ``rules`` apply to a ``kind`` ("FIDE" or "CFC") rating, in the
+    words of the rules table with its source: what an explanation says of a converted
+    rating.
+
+    >>> from datetime import date
+    >>> from .rules import rules_for
+    >>> print(conversion_words("FIDE", rules_for(date(2026, 8, 1))))
+    FIDE conversion -1073 + 1.5667 FIDE (FIDE <= 2000), 20 + 1.02 FIDE (above)
+    (2024 text, section 2.1; 2025 text, section 8 (change log))
+    """
+    field = "fide_conversion" if kind == "FIDE" else "cfc_conversion"
+    change = change_setting(field, getattr(rules, field))
+    return None if change is None else f"{change.rule} ({change.source})"
+
+
 def _age(player: Player, rules: RuleSet, end_date: date) -> Initial:
     rating, how = conversions.age_based_rating(
         player.birth_date, player.adult, end_date, rules.missing_age_rule)
@@ -196,6 +218,7 @@ class Listed(NamedTuple):
     games: float  #: the games credited under its system; infinite for FIDE and CFC
     larger: bool  #: its Game Factor is the larger one (`LARGER_GAME_FACTOR`)
     rated_on: date | None  #: the rating's date; None: "current as of the section"
+    given: float | None = None  #: FIDE and CFC: the rating as given, before conversion
 
 
 def blended_sources(player: Player, system: System, rules: RuleSet) -> tuple[Listed, ...]:
@@ -211,10 +234,11 @@ def blended_sources(player: Player, system: System, rules: RuleSet) -> tuple[Lis
     if player.fide is not None:
         fide = player.fide.rating
         listed.append(Listed("FIDE", conversions.FIDE[rules.fide_conversion](fide), math.inf,
-                             fide > rules.fide_game_factor_split, player.fide.date))
+                             fide > rules.fide_game_factor_split, player.fide.date, fide))
     if player.cfc is not None and (player.cfc.canadian_resident or not rules.cfc_needs_residency):
-        listed.append(Listed("CFC", conversions.CFC[rules.cfc_conversion](player.cfc.rating),
-                             math.inf, False, player.cfc.date))
+        cfc = player.cfc.rating
+        listed.append(Listed("CFC", conversions.CFC[rules.cfc_conversion](cfc),
+                             math.inf, False, player.cfc.date, cfc))
     return tuple(listed)
 
 
@@ -237,7 +261,9 @@ def _blended(player: Player, system: System, rules: RuleSet, end_date: date) -> 
             item.rating, item.games, item.larger, rated_day, end, birth is not None,
             birth.toordinal() if birth is not None else 0, bool(player.adult),
             rules.missing_age_rule == "adult", c)
-        sources.append(Source(item.source, item.rating, factor, days, p_k, z, s, weight))
+        sources.append(Source(item.source, item.rating, factor, days, p_k, z, s, weight,
+                              item.given, None if item.given is None
+                              else conversion_words(item.source, rules)))
     r0, games = blending.blended_average([s.rating for s in sources],
                                          [s.weight or 0.0 for s in sources], len(sources), c)
     names = ", ".join(f"{s.source} {s.rating:.2f} (W {s.weight:.2f})" for s in sources)

@@ -329,3 +329,13 @@ def rules_for(day: date) -> RuleSet:
             " (the effective-games formula used before it is not in the documents)"
         )
     return RULE_SETS[index]
+
+
+def change_setting(field: str, value: Any) -> RuleChange | None:
+    """The row of the rules table that set ``field`` to ``value`` (the first, by date):
+    what an explanation quotes for the rule it applied, in words and with its source.
+
+    >>> change_setting("fide_conversion", "2024").source
+    '2024 text, section 2.1; 2025 text, section 8 (change log)'
+    """
+    return next((c for c in CHANGES if c.field == field and c.value == value), None)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError
+from ..estimator.form import FormError
 from ..formats.errors import ParseError
 from ..office.db import DatabaseError
 from ..office.office import OfficeError
@@ -85,6 +86,11 @@ def from_parse_error(error: ParseError) -> Problem:
     """A file or body that could not be read as an event: 422, every issue listed."""
     return Problem(422, str(error), [Issue(i.message, i.where) for i in error.issues],
                    error.source)
+
+
+def from_form_error(error: FormError) -> Problem:
+    """The estimator's fields that cannot be used: 422, each problem at its field."""
+    return Problem(422, str(error), [Issue(i.message, i.where) for i in error.issues])
 
 
 def from_rating_error(error: Exception, source: str = "") -> Problem:

@@ -11,7 +11,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from ..core.model import System
-from .estimator import AGE_GROUPS
+from ..estimator.estimate import AGE_GROUPS
 from .links import segment
 from .serving import digests
 from .settings import Settings

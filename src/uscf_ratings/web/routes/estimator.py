@@ -11,13 +11,19 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from ...estimator.estimate import (
+    ASSUMED_GAMES,
+    DEFAULT_OPPONENT_GAMES,
+    ENGINE_REFUSALS,
+    Estimate,
+    estimate,
+)
+from ...estimator.form import DUAL, FormError, parse
 from ...fidelity.verify import summary
 from .. import crosstable
 from ..deps import app_state
-from ..estimator import ASSUMED_GAMES, DEFAULT_OPPONENT_GAMES, estimate
-from ..estimator_form import DUAL, parse
 from ..limits import MAX_PAGE_PLAYERS
-from ..problems import Problem
+from ..problems import Problem, from_form_error, from_rating_error
 from ..rating import rate_event
 from ..uploads import Uploaded, event_from_json_text, filled, read_upload, supplied_from
 from .forms import read_form, split, upload
@@ -65,10 +71,22 @@ async def post_estimate(request: Request) -> Response:
     rows += [{} for _ in range(max(0, BLANK_ROWS - len(rows)))]
     max_games = app_state(request).settings.max_games
     try:
-        found = await run_in_threadpool(lambda: estimate(parse(values, lists, max_games)))
+        found = await run_in_threadpool(lambda: _estimate(values, lists, max_games))
     except Problem as problem:
         return _page(request, problem.status, values=values, rows=rows, estimate_problem=problem)
     return _page(request, values=values, rows=rows, estimate=found)
+
+
+def _estimate(values: dict[str, str], lists: dict[str, list[str]], max_games: int) -> Estimate:
+    """The form's estimate; a `Problem` (422) where a field or the engine refuses it."""
+    try:
+        inp = parse(values, lists, max_games)
+    except FormError as error:
+        raise from_form_error(error) from None
+    try:
+        return estimate(inp)
+    except ENGINE_REFUSALS as error:
+        raise from_rating_error(error) from None
 
 
 @router.post("/estimate/section", response_class=HTMLResponse, name="estimate_section")

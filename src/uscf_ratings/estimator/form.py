@@ -1,11 +1,14 @@
-"""The estimator's HTML form, read into an `estimator.EstimateInput`.
+"""The estimator's fields, read into an `EstimateInput`: the web page's form and the
+options of ``uscf estimate`` both come here, so that both check every field alike.
 
-Every field is checked and every problem reported at once, each named by its field, so
-the page can show them beside the form the person filled in.
+Every field is checked and every problem reported at once, each named by its field
+(`FormError`), so the page can show them beside the form the person filled in and the
+terminal can name the option.
 
 The fields: ``system`` (a system's code, or `DUAL` for Regular and Quick at once),
 ``date``, ``status`` (rated or unrated), ``rating`` and ``games`` (N, optional),
-``quick_rating`` and ``quick_games`` (a dual-rated event), the unrated player's
+``peak`` and ``floor`` (a rated player's, optional), ``quick_rating`` and
+``quick_games`` (a dual-rated event), the unrated player's
 ``age_group``, ``fide``, ``cfc`` and ``other_*``; ``mode`` (``games``: a result per game;
 ``total``: a total ``score``), and one list per game column: ``opp_rating``,
 ``opp_games``, ``opp_quick`` and ``result``.
@@ -15,19 +18,37 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
 from ..core.domain import FIELDS
 from ..core.model import System
-from .estimator import AGE_GROUPS, DEFAULT_OPPONENT_GAMES, EstimateInput, Game, OtherRating
-from .problems import Issue, Problem
+from .estimate import AGE_GROUPS, DEFAULT_OPPONENT_GAMES, EstimateInput, Game, OtherRating
 
 T = TypeVar("T", int, float)  #: what a numeric field is read as
 MAX_N = 100_000
 RESULTS = ("W", "D", "L")
 DUAL = "R+Q"  #: the ``system`` of a dual-rated event: Regular and Quick at once
 CODES = {s.value for s in System}
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One field's problem: what is wrong, and the field (as the page labels it)."""
+
+    message: str
+    where: str = ""
+
+
+class FormError(ValueError):
+    """The fields that could not be used, every one of them (`issues`)."""
+
+    def __init__(self, issues: list[Issue]):
+        count = len(issues)
+        super().__init__(f"the form has {count} problem{'' if count == 1 else 's'}: "
+                         + "; ".join(f"{i.where}: {i.message}" for i in issues))
+        self.issues = issues
 
 
 class Form:
@@ -79,10 +100,13 @@ class Form:
 
 
 def parse(values: Mapping[str, str], lists: Mapping[str, list[str]], max_games: int) -> EstimateInput:
+    """The fields (``values``: one value a name; ``lists``: a list a game column) as an
+    `EstimateInput`; a `FormError` naming every field that cannot be used."""
     form = Form(values, lists)
     system, dual = _system(form)
     day = _day(form)
-    rating = games = None
+    rating = peak = floor = None
+    games = None
     others: tuple[OtherRating, ...] = ()
     age_group = form.text("age_group") or "unknown"
     if form.text("status") != "unrated":
@@ -91,6 +115,11 @@ def parse(values: Mapping[str, str], lists: Mapping[str, list[str]], max_games: 
         if rating is None and not any(i.where == "rating" for i in form.issues):
             form.issues.append(Issue("give your rating (N too, if you know it), or choose "
                                      "unrated", "rating"))
+        peak = form.rating("peak", "peak rating", domain="Rating.peak")
+        if peak is not None and rating is not None and peak < rating:
+            form.issues.append(Issue(f"{peak:g} is below your rating, {rating:g}: the peak is "
+                                     "the highest rating you have had", "peak rating"))
+        floor = form.rating("floor", "floor", domain="Rating.floor")
     else:
         if age_group not in AGE_GROUPS:
             form.issues.append(Issue(f"{age_group!r} is not an age group", "age group"))
@@ -100,11 +129,10 @@ def parse(values: Mapping[str, str], lists: Mapping[str, list[str]], max_games: 
     played = _games(form, max_games, dual, total=form.text("mode") == "total")
     total = _total(form, len(played)) if form.text("mode") == "total" else None
     if form.issues:
-        count = len(form.issues)
-        raise Problem(422, f"the form has {count} problem{'' if count == 1 else 's'}: "
-                      + "; ".join(f"{i.where}: {i.message}" for i in form.issues), form.issues)
+        raise FormError(form.issues)
     return EstimateInput(System(system), day, rating, games, age_group, others, played,
-                         dual=dual, quick_rating=quick, quick_games=quick_games, total=total)
+                         dual=dual, quick_rating=quick, quick_games=quick_games, total=total,
+                         peak=peak, floor=floor)
 
 
 def _system(form: Form) -> tuple[str, bool]:
@@ -167,7 +195,7 @@ def _games(form: Form, max_games: int, dual: bool, total: bool) -> tuple[Game, .
         form.issues.append(Issue("enter at least one game: the opponent's rating"
                                  + ("" if total else " and the result"), "games"))
     if len(games) > max_games:
-        form.issues.append(Issue(f"{len(games)} games: this server takes at most {max_games}",
+        form.issues.append(Issue(f"{len(games)} games: at most {max_games} are estimated at once",
                                  "games"))
     return tuple(games)
 

@@ -59,8 +59,14 @@ from ..core.model import CfcRating, FideRating, Player, Rating, Result, Section,
 from ..core.performance import PerformanceRange, special_performance
 from ..core.pipeline import rate_section
 from ..core.results import RatingResult, SectionResult
+from ..core.rules import NoRuleSet
+from ..core.timecontrol import TimeControlError
+from ..core.validate import SectionError
 from ..formats.result_json import norm_to_dict, rating_to_dict
-from .problems import RATING_FAILURES, from_rating_error
+
+#: what the engine may refuse an estimate's section for: a date before the rules this
+#: project covers, a section it cannot rate (ValueError covers the rest of its refusals)
+ENGINE_REFUSALS = (SectionError, NoRuleSet, TimeControlError, ValueError)
 
 DEFAULT_OPPONENT_GAMES = 30  #: "established" (more than 25 games) with some margin
 ASSUMED_GAMES = 26  #: N of a rating given without N: the fewest of an established rating
@@ -113,6 +119,11 @@ class EstimateInput:
     quick_rating: float | None = None  #: a dual-rated event: the player's Quick rating
     quick_games: int | None = None
     total: float | None = None  #: the total-score mode: the score over ``games_played``
+    #: the highest established rating the player has had (section 5's peak floor); None:
+    #: not given, and the engine counts the rating given as the peak
+    peak: float | None = None
+    #: the player's floor as US Chess shows it (a prize floor, or one earned): None, not given
+    floor: float | None = None
 
     def __post_init__(self) -> None:
         if self.dual and self.system is not System.R:
@@ -193,6 +204,28 @@ class Estimate:
         """What the estimate assumed of the games, in plain words."""
         return input_notes(self.input)
 
+    def to_json(self) -> dict[str, Any]:
+        """The estimate as ``uscf estimate --json`` gives it: each system's rating in the
+        JSON of ``uscf rate --json`` (``explanation``), the performance ratings, the other
+        order of a total score, the notes, the norm and the rules used."""
+        rules = self.result.rules
+        return {
+            "games": [{"opponent_rating": g.opponent_rating, "opponent_games": g.opponent_games,
+                       "opponent_quick": g.opponent_quick, "result": g.result}
+                      for g in self.input.played],
+            "parts": [{"system": part.system.value, "explanation": part.explanation,
+                       "performance_400": part.by_400,
+                       "performance_2025": {"low": part.by_2025.low, "high": part.by_2025.high},
+                       "other_order_post": None if part.other_order is None
+                       else part.other_order.post,
+                       "notes": list(part.notes)} for part in self.parts],
+            "notes": list(self.notes),
+            "norm": self.norm,
+            "rules": {"effective": rules.effective.isoformat(),
+                      "bonus_threshold": rules.bonus_threshold,
+                      "initialization": rules.initialization},
+        }
+
 
 def birth_date_for(age_group: str, day: date) -> date | None:
     """A birth date standing for an age group: the middle of that year of age on ``day``.
@@ -227,19 +260,22 @@ def assign_results(games: tuple[Game, ...], score: float, upsets: bool = False) 
     return tuple(replace(g, result=r) for g, r in zip(games, results, strict=True))
 
 
-def own_rating(value: float, games: int | None, day: date) -> Rating:
-    """The player's rating; without N, `ASSUMED_GAMES` and ``games_known`` False (the
-    result's notes then say "N was not in the input")."""
+def own_rating(value: float, games: int | None, day: date, peak: float | None = None,
+               floor: float | None = None) -> Rating:
+    """The player's rating, with the peak and floor given (section 5); without N,
+    `ASSUMED_GAMES` and ``games_known`` False (the result's notes then say "N was not in
+    the input")."""
     if games is None:
-        return Rating(value, ASSUMED_GAMES, date=day, games_known=False)
-    return Rating(value, games, date=day)
+        return Rating(value, ASSUMED_GAMES, date=day, peak=peak, floor=floor,
+                      games_known=False)
+    return Rating(value, games, date=day, peak=peak, floor=floor)
 
 
 def player_for(inp: EstimateInput) -> Player:
     ratings: dict[System, Rating] = {}
     fide = cfc = None
     if inp.rating is not None:
-        ratings[inp.system] = own_rating(inp.rating, inp.games, inp.day)
+        ratings[inp.system] = own_rating(inp.rating, inp.games, inp.day, inp.peak, inp.floor)
     else:
         for other in inp.others:
             if other.source == "FIDE":
@@ -276,17 +312,16 @@ def section_for(inp: EstimateInput) -> Section:
 
 
 def estimate(inp: EstimateInput) -> Estimate:
-    """Rate the player's games; a section the engine refuses is a 422 Problem. In the
-    total-score mode, the other order of results is rated too, where it can differ."""
+    """Rate the player's games. A section the engine refuses raises the engine's own
+    error (`ENGINE_REFUSALS`), which the web app turns into a 422 page and the CLI into
+    a message. In the total-score mode, the other order of results is rated too, where
+    it can differ."""
     section = section_for(inp)
-    try:
-        result = rate_section(section)
-        other = None
-        if order_matters(inp):
-            upsets = assign_results(inp.games_played, inp.total or 0.0, upsets=True)
-            other = rate_section(section_for(replace(inp, games_played=upsets, total=None)))
-    except RATING_FAILURES as error:
-        raise from_rating_error(error) from None
+    result = rate_section(section)
+    other = None
+    if order_matters(inp):
+        upsets = assign_results(inp.games_played, inp.total or 0.0, upsets=True)
+        other = rate_section(section_for(replace(inp, games_played=upsets, total=None)))
     return Estimate(inp, section, result, other)
 
 
@@ -325,10 +360,49 @@ def part_notes(inp: EstimateInput, system: System, rating: RatingResult) -> tupl
         notes.append("You gave no Quick rating, so you are rated as unrated in Quick: your "
                      "first Quick rating comes from Step 1 (section 2), which uses your "
                      "other ratings.")
+    if own[0] is None:
+        notes.extend(first_rating_notes(inp, rating))
     if inp.dual and system is System.R and rating.r0 > DUAL_K_ABOVE:
         notes.append("A dual-rated event: above 2200 the Regular rating's K is "
                      "800(6.5 − 0.0025 R)/(N′ + m), and 200/(N′ + m) from 2500 (section 4.2).")
     return tuple(n for n in notes if n)
+
+
+def first_rating_notes(inp: EstimateInput, rating: RatingResult) -> list[str]:
+    """What an unrated player's first rating (Step 1, section 2) took from each rating
+    given and from the age group: each FIDE or CFC rating's conversion, and whether the
+    age counted (an age-based start says so itself, in Step 1's detail).
+
+    A 12-year-old with FIDE 1500 in 2026: FIDE converts by the 2024 formula,
+    -1073 + 1.5667 x 1500 = 1277.05; the age is not averaged in.
+
+    >>> inp = EstimateInput(System.R, date(2026, 8, 1), age_group="12",
+    ...                     others=(OtherRating("FIDE", 1500.0),),
+    ...                     games_played=(Game(1600.0, "W"),))
+    >>> for note in first_rating_notes(inp, estimate(inp).rating): print(note[:76])
+    Your FIDE rating 1500 counts as 1277.05: FIDE conversion -1073 + 1.5667 FIDE
+    For your age group (12 years old), your age-based rating is 625.05 (section
+    """
+    initial = rating.initial
+    if initial is None or initial.method == "assigned":
+        return []
+    notes = [f"Your {s.source} rating {s.given:g} counts as {s.rating:.2f}: {s.conversion}."
+             for s in initial.sources if s.given is not None]
+    if initial.method == "blended":
+        ages = {round(s.age_rating, 2) for s in initial.sources if s.age_rating is not None}
+        age = f"{min(ages):.2f}" if len(ages) == 1 else "different at each rating's date"
+        who = "Without an age group, your" if inp.age_group == "unknown" else \
+            f"For your age group ({AGE_GROUPS.get(inp.age_group, inp.age_group)}), your"
+        notes.append(
+            f"{who} age-based rating is {age} (section 2.3). It is not averaged in: it is "
+            "the first rating only where no other rating is known. It enters each "
+            "rating's weight, through Z = min(6, (X - P)/350), only for a rating older "
+            "than the event; the ratings here are taken as current, so the age changes "
+            "nothing.")
+    elif initial.method == "priority":
+        notes.append("Your age counts only where the priority list of the 2017 text "
+                     "(section 2) finds none of its ratings: here it found one.")
+    return notes
 
 
 def n_note(value: float, games: int | None) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from uscf_ratings import rate_section
 from uscf_ratings.core.model import System
-from uscf_ratings.web.estimator import (
+from uscf_ratings.estimator.estimate import (
     AGE_GROUPS,
     ASSUMED_GAMES,
     EstimateInput,
@@ -24,8 +24,7 @@ from uscf_ratings.web.estimator import (
     order_matters,
     section_for,
 )
-from uscf_ratings.web.estimator_form import parse
-from uscf_ratings.web.problems import Problem
+from uscf_ratings.estimator.form import FormError, parse
 
 DAY = date(2026, 8, 1)
 GAMES = (Game(1600.0, "W"), Game(1500.0, "D", 12), Game(1450.0, "L"))
@@ -100,12 +99,11 @@ def test_the_form_is_read_into_an_input() -> None:
 
 
 def test_form_problems_name_their_fields() -> None:
-    with pytest.raises(Problem) as caught:
+    with pytest.raises(FormError) as caught:
         parse({"system": "Z", "date": "2026-02-30", "rating": "x"},
               {"opp_rating": ["1500"], "result": ["W"]}, max_games=10)
     wheres = [i.where for i in caught.value.issues]
     assert wheres == ["system", "date", "rating"]
-    assert caught.value.status == 422
 
 
 # --- 1. N is optional for a rated player -------------------------------------------------
@@ -147,7 +145,7 @@ def test_without_n_a_2300_gets_the_k_of_26_games() -> None:
 
 
 def test_n_without_a_rating_is_a_form_problem() -> None:
-    with pytest.raises(Problem) as caught:
+    with pytest.raises(FormError) as caught:
         parse({"rating": "", "games": "30"}, {"opp_rating": ["1600"], "result": ["W"]}, 10)
     assert [i.where for i in caught.value.issues] == ["rating"]
     assert "give your rating" in caught.value.issues[0].message
@@ -226,7 +224,7 @@ def test_the_total_score_form_takes_no_results() -> None:
     ("", "give your total score"), ("2.7", "2.7 is not a whole or half point"),
     ("3", "3 points in 2 games: at most 2"), ("-1", "-1 is outside"), ("x", "'x' is not a number")])
 def test_a_total_score_is_from_0_to_the_games_in_halves(score: str, message: str) -> None:
-    with pytest.raises(Problem) as caught:
+    with pytest.raises(FormError) as caught:
         parse({"rating": "1500", "mode": "total", "score": score},
               {"opp_rating": ["1600", "1500"]}, 10)
     assert [i.where for i in caught.value.issues] == ["total score"]
@@ -290,7 +288,7 @@ def test_the_dual_form_reads_both_ratings_and_the_opponents_quick_ratings() -> N
 
 
 def test_a_dual_event_takes_the_quick_rating_in_its_own_field() -> None:
-    with pytest.raises(Problem) as caught:
+    with pytest.raises(FormError) as caught:
         parse({"system": "R+Q", "status": "unrated", "other_system": "Q", "other_rating": "1400"},
               {"opp_rating": ["1600"], "result": ["W"]}, 10)
     assert [i.where for i in caught.value.issues] == ["other system"]
