@@ -252,7 +252,7 @@ def test_event_shows_where_it_was_played_and_who_directed_it(url: str, tmp_path:
     run("db", "--db", url, "rate", str(path))
     lines = run("db", "--db", url, "event", "placed").output.splitlines()
     assert lines[:2] == [
-        "placed (placed, 2026-09-05 .. 2026-09-05)",
+        "placed  (placed, 2026-09-05 .. 2026-09-05)",
         "Gainesville, FL 32603; affiliate G7647935; chief TD Jane Doe (15120906); "
         "assistant chief TD 30833045; other TDs Sam Roe"]
     shown = json.loads(run("db", "--db", url, "event", "placed", "--json").output)

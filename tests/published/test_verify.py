@@ -133,6 +133,14 @@ def test_the_made_up_match_agrees_with_its_hand_worked_ratings(
     assert (RECORDED / "README.md").exists()
 
 
+def test_a_member_not_in_a_section_is_said_to_be_absent(recorded_api: RecordedApi) -> None:
+    made_up_match(recorded_api)
+    out = CliRunner().invoke(cli, ["verify", "--api", recorded_api.url, "900000000001",
+                                   "--member", "99999999"])
+    assert out.exit_code == 0, out.output
+    assert "    member 99999999 did not play in this section" in out.output.splitlines()
+
+
 @pytest.mark.parametrize("source", ["123", "no-such-file.json"])
 def test_an_unknown_source_is_one_line(recorded_api: RecordedApi, source: str) -> None:
     out = CliRunner().invoke(cli, ["verify", "--api", recorded_api.url, source])

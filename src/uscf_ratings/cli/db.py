@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.formulas import round_half_up, rounded_rating
+from ..core.formulas import round_half_up
 from ..core.model import Event, System
 from ..core.norms import NORM_CODES
 from ..core.rules import NoRuleSet
@@ -440,7 +440,7 @@ class _Progress:
         self.done += len(events)  # first: Ctrl-C while the lines print counts them
         for event in events:
             if self.lines and event.unchanged:
-                click.echo(f"unchanged {event.event_id} ({event.name}): stored already as "
+                click.echo(f"unchanged {_named(event.event_id, event.name)}: stored already as "
                            "given, left as it is")
             elif self.lines:
                 also = f", {event.rerated} later section(s) re-rated" if event.rerated \
@@ -448,7 +448,7 @@ class _Progress:
                 if event.rerated_for > 1:
                     also += (f" (once, for this event and the {event.rerated_for - 1} "
                              "before it dated among events already rated)")
-                click.echo(f"{event.verb} {event.event_id} ({event.name}): "
+                click.echo(f"{event.verb} {_named(event.event_id, event.name)}: "
                            f"{event.sections} section(s){also}")
             if self.bar_of_games:
                 self.bar.update(event.games)
@@ -571,9 +571,13 @@ def set_floor(ctx: click.Context, member: str, system: str, floor: float, effect
 
 @db.command("correct-member")
 @click.argument("member")
-@click.option("--birth-date", type=click.DateTime(["%Y-%m-%d"]))
-@click.option("--fide", "fide_rating", type=float)
-@click.option("--fide-date", type=click.DateTime(["%Y-%m-%d"]))
+@click.option("--birth-date", type=click.DateTime(["%Y-%m-%d"]),
+              help="The member's birth date (it chooses an unrated player's age-based "
+                   "rating, section 2.3); private: no public page shows it.")
+@click.option("--fide", "fide_rating", type=float,
+              help="The member's FIDE rating, for a first rating from it (section 2).")
+@click.option("--fide-date", type=click.DateTime(["%Y-%m-%d"]),
+              help="The date of that FIDE rating (its staleness, section 2).")
 @click.pass_context
 def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rating: float | None,
                    fide_date: object) -> None:
@@ -596,7 +600,8 @@ def correct_member(ctx: click.Context, member: str, birth_date: object, fide_rat
 
 @db.command()
 @click.argument("member_id")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="The member as JSON: ratings, history, titles and norms.")
 @click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]),
               help="The titles and norms held on this day (default: after every event).")
 @click.pass_context
@@ -615,6 +620,9 @@ def player(ctx: click.Context, member_id: str, as_json: bool, as_of: object) -> 
         click.echo(json.dumps(found, indent=2))
         return
     click.echo(f"{found['name'] or '(name not known)'} ({found['id']})")
+    if found["id"] != member_id:
+        click.echo(f"member {member_id} was merged into {found['id']} (uscf db merge): this is "
+                   "the record of both")
     for system, r in found["ratings"].items():
         floor = f", floor {r['floor']:g}" if r["floor"] else ""
         peak = f", peak {round_half_up(r['peak'], 2):.2f}" if r["peak"] else ""
@@ -656,10 +664,13 @@ def _titles(status: dict[str, Any], day: date | None) -> None:
 
 @db.command("event")
 @click.argument("event_id")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="The event as JSON: each section's players with their stored ratings and "
+                   "each rating's explanation as `uscf rate --json` gives it.")
 @click.pass_context
 def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
     """An event's crosstable with the explanation of each rating."""
+    from ..formats.crosstable_text import event_heading, rating_change
     from ..office import queries
     from ..office.db import check_schema
 
@@ -671,27 +682,32 @@ def event_cmd(ctx: click.Context, event_id: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
-    click.echo(f"{found['name']} ({found['id']}, {found['start_date']} .. {found['end_date']})")
+    click.echo(event_heading(found["id"], found["name"], found["start_date"], found["end_date"]))
     place = _place(found["details"])
     if place:
         click.echo(place)
     for s in found["sections"]:
-        click.echo(f"\nSection {s['number']} {s['name']} ({'/'.join(s['systems'])})")
+        name = f" {s['name']}" if s["name"] else ""
+        click.echo(f"\nSection {s['number']}{name} ({'/'.join(s['systems'])})")
         for p in s["players"]:
             changes = "  ".join(
-                f"{system}: {'unr.' if r['pre'] is None else rounded_rating(r['pre'])} -> {r['post_rounded']}"
-                f" [{r['formula']}{_k(r)}]"
+                rating_change(system, r["pre"], r["pre_games"], r["post"], r["games_after"],
+                              r.get("floor_applied")) + (f" [{r['formula']}{_k(r)}]"
+                                                         if "formula" in r else "")
                 for system, r in p["ratings"].items())
             click.echo(f"{p['pair']:>3} {p['name'] or p['id']:<28} {changes}  {' '.join(p['results'])}"
                        + _norm_line(p["norm"], p["norm_explanation"]))
 
 
 @db.command("list")
-@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), required=True)
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), required=True,
+              help="The day of the list: each member's rating after the last event ended "
+                   "by then.")
 @click.option("--system", type=click.Choice([s.value for s in System]), default="R",
-              show_default=True)
+              show_default=True, help="The rating system listed.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="table: a line a member; csv: for a spreadsheet (a "
+              "header even when empty); json: a list of members.")
 @click.pass_context
 def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
     """The rating list (supplement) as of a date."""
@@ -710,8 +726,11 @@ def list_cmd(ctx: click.Context, as_of: object, system: str, fmt: str) -> None:
     elif fmt == "csv":
         click.echo(queries.rating_list_csv(entries), nl=False)
     else:
+        click.echo(f"{'member':>10}  {'name':<30} {'rating':>8}")
         for e in entries:
             click.echo(f"{e.id:>10}  {e.name:<30} {e.display:>8}")
+        if not entries:
+            click.echo(f"(no member is rated in {system} on {day.isoformat()})")
 
 
 
@@ -732,7 +751,8 @@ def _norm_line(code: str | None, norm: dict[str, Any] | None) -> str:
 
 
 @db.command("title-supplement")
-@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), required=True)
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), required=True,
+              help="The day of the supplement: the titles held and norms earned by then.")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV, one member a row.")
 @click.pass_context
 def title_supplement_cmd(ctx: click.Context, as_of: object, as_csv: bool) -> None:
@@ -773,6 +793,11 @@ def _place(details: dict[str, Any]) -> str:
               "other TDs " + ", ".join(who(d) for d in details["other_directors"])
               if details["other_directors"] else ""]
     return "; ".join(x for x in parts if x)
+
+
+def _named(event_id: str, name: str) -> str:
+    """An event as a line names it: its id, and its name in brackets where it has one."""
+    return f"{event_id} ({name})" if name else event_id
 
 
 def _k(rating: dict[str, object]) -> str:

@@ -16,7 +16,7 @@ from ..core.settled import settled
 from ..core.timecontrol import TimeControlError
 from ..core.validate import SectionError, section_label
 from ..formats.common import parse_systems, require_systems
-from ..formats.crosstable_text import render_section
+from ..formats.crosstable_text import event_heading, render_section
 from ..formats.detect import FORMATS, read_any, write_any
 from ..formats.errors import ParseError
 from ..formats.result_json import PRIVATE_NOTICE, holds_birth_dates, write_results
@@ -93,7 +93,7 @@ def rate(files: tuple[str, ...], as_json: bool, fmt: str, url: str | None,
                 click.echo(render(event, results), nl=fmt != "csv")
         return
     for event, results in rated:
-        click.echo(f"{event.name or event.id}  ({event.id}, {event.start_date} .. {event.end_date})")
+        click.echo(event_heading(event.id, event.name, event.start_date, event.end_date))
         for section, result in zip(event.sections, results, strict=True):
             click.echo("")
             click.echo(render_section(section, result))

@@ -159,6 +159,8 @@ def _show(check: EventCheck, member: str | None) -> None:
             click.echo(f"    not rated: {section.refused}")
             continue
         rows = [c for c in section.checks if member is None or c.member == member]
+        if member is not None and not rows:
+            click.echo(f"    member {member} did not play in this section")
         if rows:
             click.echo(f"    {'pair':>4}  {'member':<10} {'name':<24} {'sys':<3} {'pre':>8} "
                        f"{'published':>9} {'ours':>8}  result")

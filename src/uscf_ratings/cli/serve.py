@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 
 import click
 
@@ -50,7 +51,8 @@ def _check_database(url: str) -> None:
                    "Without one, only the estimator runs.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every interface; put TLS in front).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (checked before the server announces itself).")
 @click.option("--max-upload", default=None, metavar="SIZE", callback=_size,
               help="Largest request body: bytes, or with K or M (1024-based). Default 2M.")
 @click.option("--workers", default=None, metavar="N", type=click.IntRange(1, 64),
@@ -78,6 +80,7 @@ def serve(url: str | None, host: str, port: int, max_upload: int, workers: int |
         _check_database(url)
     settings = Settings(db_url=url or None, max_upload=max_upload)
     workers = workers or default_workers()
+    check_port(host, port)
     click.echo(f"uscf-ratings on http://{host}:{port}/"
                + (f" with the office at {_shown(url)}" if url else " (estimator only: no --db)")
                + (f", {workers} workers" if workers > 1 else ""))
@@ -93,6 +96,23 @@ def serve(url: str | None, host: str, port: int, max_upload: int, workers: int |
                 log_level="info", access_log=access_log)
     if url:  # a worker that could not use the database stopped them all: say why
         _check_database(url)
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse, before anything is announced, an address the server could not listen on:
+    a port another program holds, a host that is not this machine's. The socket is
+    opened as uvicorn opens it (SO_REUSEADDR) and closed at once."""
+    if port == 0:  # any free port: nothing to check
+        return
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot listen on {host}:{port}: {error.strerror or error}; another program may "
+            "be using the port: choose another with --port") from None
 
 
 def _shown(url: str) -> str:

@@ -8,13 +8,30 @@ from ..core.model import Section
 from ..core.results import PlayerResult, RatingResult, SectionResult
 from .outputs import norm_code, total
 
+#: what a crosstable prints after a rating a floor held up, by the floor (core/floors.py)
+FLOOR_MARKS = {"peak": " (floor)", "absolute": " (floor)", "olm": " (OLM floor)",
+               "office": " (floor)"}
+
+
+def rating_change(system: str, pre: float | None, pre_games: int | None, post: float | None,
+                  games_after: int | None, floor_applied: str | None) -> str:
+    """``R: 1456P12 -> 1470P16 (floor)``: pre -> post as crosstables show them (P and N
+    while provisional, "unr." for none), and the mark of a floor that held the rating.
+    `uscf rate` and `uscf db event` print a rating alike."""
+    before = _rating(pre, pre_games)
+    after = _rating(post, games_after) if post is not None else before
+    return f"{system}: {before} -> {after}{FLOOR_MARKS.get(floor_applied or '', '')}"
+
+
+def event_heading(event_id: str, name: str, start: object, end: object) -> str:
+    """An event's first line: ``Club Night  (202608010001, 2026-08-01 .. 2026-08-01)``;
+    without a name, the id and the dates alone."""
+    return f"{name}  ({event_id}, {start} .. {end})" if name else f"{event_id}  ({start} .. {end})"
+
 
 def _change(r: RatingResult) -> str:
-    pre = _rating(r.pre, r.pre_games)
-    post = _rating(r.post, r.games_after) if r.post is not None else pre
-    mark = {"peak": " (floor)", "absolute": " (floor)", "olm": " (OLM floor)",
-            "office": " (floor)"}.get(r.floor_applied or "", "")
-    return f"{r.system}: {pre} -> {post}{mark}"
+    return rating_change(r.system.value, r.pre, r.pre_games, r.post, r.games_after,
+                         r.floor_applied)
 
 
 def render_section(section: Section, result: SectionResult) -> str:
