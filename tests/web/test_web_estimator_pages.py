@@ -300,3 +300,19 @@ def test_uscf_estimate_equals_the_web_estimator(bare_client: Any, args: list[str
         assert shown is not None and int(shown.group(1)) == part["explanation"]["post_rounded"]
     if "fide" in fields:
         assert "FIDE 1500 → 1277.05: FIDE conversion -1073 + 1.5667 FIDE" in text_of(page.text)
+
+
+def test_form_errors_sit_at_their_fields(bare_client: Any) -> None:
+    """Each refused field is marked (aria-invalid) and described by its own message, which
+    sits beside it; a game's cell by its row (the second row here)."""
+    page = bare_client.post("/estimate", data=estimate_form(
+        rating="abc", opp_rating=["1600", "x", ""], result=["W", "Q", "W"]))
+    assert page.status_code == 422
+    marked = dict(re.findall(r'name="(\w+)" aria-invalid="true" aria-describedby="([\w-]+)"',
+                             page.text))
+    assert marked == {"rating": "error-rating", "opp_rating": "error-opp_rating-1",
+                      "result": "error-result-1"}
+    said = dict(re.findall(r'<span class="field-error" id="([\w-]+)">([^<]+)</span>', page.text))
+    assert said == {"error-rating": "&#39;abc&#39; is not a number",
+                    "error-opp_rating-1": "&#39;x&#39; is not a number",
+                    "error-result-1": "&#39;Q&#39; is not W, D or L"}

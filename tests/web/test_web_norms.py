@@ -87,7 +87,7 @@ def test_a_section_rated_on_the_fly_shows_each_norm_beside_the_total(
                             data={"event_json": json.dumps(event_to_json(event))})
     assert page.status_code == 200
     # each player's rows, up to the next player's (the panel holds tables of its own)
-    bodies = dict(re.findall(r'<tbody class="player" id="s1p(\d+)">(.*?)(?=<tbody class="player"|</section>)',
+    bodies = dict(re.findall(r'<tbody class="player" id="s1p(\d+)"[^>]*>(.*?)(?=<tbody class="player"|</section>)',
                              page.text, re.S))
     assert sorted(map(int, bodies)) == sorted(EXPECTED)
     for pair, code in EXPECTED.items():

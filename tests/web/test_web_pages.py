@@ -456,3 +456,31 @@ def test_no_total_of_wins_draws_and_losses_is_made_of_a_part(office_url: str) ->
         assert (found["ratings"]["Q"]["wins"], found["ratings"]["Q"]["draws"]) == (2, 3)
         history = {(h["event_id"], h["system"]): h["wins"] for h in found["history"]}
         assert history[(SAMPLE_ID, "R")] is None and history[("202609010001", "R")] == 0
+
+
+# --- error pages for people -----------------------------------------------------------------
+
+
+def test_an_address_that_cannot_be_read_is_said_in_plain_words(client: Any) -> None:
+    """/list?page=abc: the page names the parameter and what it should be, says what to
+    do, and offers the ways back (the office's pages, and the page one came from)."""
+    page = client.get("/list?as_of=2026-08-15&page=abc", headers={
+        "referer": "http://testserver/events"})
+    assert page.status_code == 422
+    text = text_of(page.text)
+    assert "page should be a whole number, not 'abc'" in text
+    assert "Correct what is named above, then try again." in text
+    for way in ("Back to the page you came from", "The estimator", "Members", "Events",
+                "The rating list"):
+        assert way in text
+    assert 'href="/events"' in page.text
+    assert "Input should be" not in text and "query.page" not in text
+
+
+def test_an_error_page_never_links_elsewhere_for_its_way_back(client: Any) -> None:
+    page = client.get("/no-such-page", headers={"referer": "https://elsewhere.example/x"})
+    assert page.status_code == 404
+    assert "elsewhere.example" not in page.text
+    assert "Back to the page you came from" not in text_of(page.text)
+    assert "Find a member by name or id" in text_of(page.text)
+    assert 'role="search" aria-label="Find a member from this page"' in page.text

@@ -39,6 +39,9 @@ class Issue:
 
     message: str
     where: str = ""
+    #: the field's name in the page's form (``rating``; a game's cell as ``opp_rating-2``,
+    #: its row counted from 0), where the page shows the message; "" for the whole form
+    field: str = ""
 
 
 class FormError(ValueError):
@@ -75,10 +78,10 @@ class Form:
         try:
             value = convert(raw)
         except ValueError:
-            self.issues.append(Issue(f"{raw!r} is not a number", label))
+            self.issues.append(Issue(f"{raw!r} is not a number", label, name))
             return None
         if not low <= float(value) <= high:
-            self.issues.append(Issue(f"{raw} is outside {low:g}..{high:g}", label))
+            self.issues.append(Issue(f"{raw} is outside {low:g}..{high:g}", label, name))
             return None
         return value
 
@@ -91,7 +94,7 @@ class Form:
             return None
         problem = FIELDS[domain].problem("", value)
         if problem is not None:
-            self.issues.append(Issue(problem, label))
+            self.issues.append(Issue(problem, label, name))
             return None
         return value
 
@@ -114,15 +117,15 @@ def parse(values: Mapping[str, str], lists: Mapping[str, list[str]], max_games: 
         games = form.games("games", "N (games)")
         if rating is None and not any(i.where == "rating" for i in form.issues):
             form.issues.append(Issue("give your rating (N too, if you know it), or choose "
-                                     "unrated", "rating"))
+                                     "unrated", "rating", "rating"))
         peak = form.rating("peak", "peak rating", domain="Rating.peak")
         if peak is not None and rating is not None and peak < rating:
             form.issues.append(Issue(f"{peak:g} is below your rating, {rating:g}: the peak is "
-                                     "the highest rating you have had", "peak rating"))
+                                     "the highest rating you have had", "peak rating", "peak"))
         floor = form.rating("floor", "floor", domain="Rating.floor")
     else:
         if age_group not in AGE_GROUPS:
-            form.issues.append(Issue(f"{age_group!r} is not an age group", "age group"))
+            form.issues.append(Issue(f"{age_group!r} is not an age group", "age group", "age_group"))
         others = _others(form, dual)
     quick = form.rating("quick_rating", "Quick rating") if dual else None
     quick_games = form.games("quick_games", "Quick rating's N") if dual else None
@@ -141,7 +144,7 @@ def _system(form: Form) -> tuple[str, bool]:
     if system == DUAL:
         return "R", True
     if system not in CODES:
-        form.issues.append(Issue(f"{system!r} is not a rating system", "system"))
+        form.issues.append(Issue(f"{system!r} is not a rating system", "system", "system"))
         return "R", False
     return system, False
 
@@ -150,7 +153,7 @@ def _day(form: Form) -> date:
     try:
         return date.fromisoformat(form.text("date")) if form.text("date") else date.today()
     except ValueError:
-        form.issues.append(Issue(f"{form.text('date')!r} is not a date as YYYY-MM-DD", "date"))
+        form.issues.append(Issue(f"{form.text('date')!r} is not a date as YYYY-MM-DD", "date", "date"))
         return date.today()
 
 
@@ -161,10 +164,11 @@ def _others(form: Form, dual: bool) -> tuple[OtherRating, ...]:
     other_rating = form.rating("other_rating", "other US Chess rating")
     if other and other_rating is not None:
         if other not in CODES:
-            form.issues.append(Issue(f"{other!r} is not a rating system", "other system"))
+            form.issues.append(Issue(f"{other!r} is not a rating system", "other system",
+                                     "other_system"))
         elif dual and other == System.Q.value:
             form.issues.append(Issue("in a dual-rated event, give your Quick rating in its "
-                                     "own field", "other system"))
+                                     "own field", "other system", "other_system"))
         else:
             other_games = form.games("other_games", "other rating's N")
             others.append(OtherRating(other, other_rating, other_games or 1))
@@ -182,18 +186,19 @@ def _games(form: Form, max_games: int, dual: bool, total: bool) -> tuple[Game, .
         if not raw.strip():
             continue  # an empty row of the form
         label = f"game {len(games) + 1}"
-        rating = form.rating("", f"{label} opponent's rating", raw)
-        n = form.games("", f"{label} opponent's N", form.cell("opp_games", i))
-        quick = form.rating("", f"{label} opponent's Quick rating",
+        rating = form.rating(f"opp_rating-{i}", f"{label} opponent's rating", raw)
+        n = form.games(f"opp_games-{i}", f"{label} opponent's N", form.cell("opp_games", i))
+        quick = form.rating(f"opp_quick-{i}", f"{label} opponent's Quick rating",
                             form.cell("opp_quick", i)) if dual else None
         result = "" if total else form.cell("result", i).strip().upper()
         if not total and result not in RESULTS:
-            form.issues.append(Issue(f"{result!r} is not W, D or L", f"{label} result"))
+            form.issues.append(Issue(f"{result!r} is not W, D or L", f"{label} result",
+                                     f"result-{i}"))
         elif rating is not None:
             games.append(Game(rating, result, n or DEFAULT_OPPONENT_GAMES, quick))
     if not games and not any(i.where.startswith("game") for i in form.issues):
         form.issues.append(Issue("enter at least one game: the opponent's rating"
-                                 + ("" if total else " and the result"), "games"))
+                                 + ("" if total else " and the result"), "games", "opp_rating-0"))
     if len(games) > max_games:
         form.issues.append(Issue(f"{len(games)} games: at most {max_games} are estimated at once",
                                  "games"))
@@ -205,12 +210,12 @@ def _total(form: Form, games: int) -> float | None:
     score = form.number("score", "total score", float, 0, MAX_N)
     if score is None:
         if not any(i.where == "total score" for i in form.issues):
-            form.issues.append(Issue("give your total score, such as 3.5", "total score"))
+            form.issues.append(Issue("give your total score, such as 3.5", "total score", "score"))
     elif score * 2 != int(score * 2):
-        form.issues.append(Issue(f"{score:g} is not a whole or half point", "total score"))
+        form.issues.append(Issue(f"{score:g} is not a whole or half point", "total score", "score"))
     elif games and score > games:
         form.issues.append(Issue(f"{score:g} points in {games} games: at most {games}",
-                                 "total score"))
+                                 "total score", "score"))
     else:
         return score
     return None

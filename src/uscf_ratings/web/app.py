@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,7 +31,7 @@ from . import openapi
 from .deps import HERE, AppState
 from .headers import SecurityHeaders
 from .limits import BodyLimit
-from .problems import Issue, Problem
+from .problems import Problem, validation_issue
 from .routes import api, estimator, office_pages
 from .serving import CachedStaticFiles, HeadAsGet
 from .settings import Settings
@@ -147,6 +148,17 @@ def _wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api") or request.url.path.endswith(".json")
 
 
+def _came_from(request: Request) -> str | None:
+    """The page of this site the visitor came from (the Referer's path, where it names
+    this host), for an error page's way back; None otherwise (a link elsewhere is never
+    offered)."""
+    referer = urlsplit(request.headers.get("referer", ""))
+    if referer.netloc != request.url.netloc or not referer.path.startswith("/") \
+            or referer.path.startswith("//") or referer.path == request.url.path:
+        return None
+    return referer.path + (f"?{referer.query}" if referer.query else "")
+
+
 def _handle_errors(app: FastAPI, templates: Jinja2Templates) -> None:
     """Every refusal as JSON under /api and as a page elsewhere, with the same message."""
 
@@ -154,8 +166,9 @@ def _handle_errors(app: FastAPI, templates: Jinja2Templates) -> None:
         headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else None
         if _wants_json(request):
             return JSONResponse(problem.to_json(), problem.status, headers=headers)
-        return templates.TemplateResponse(request, "error.html", {"problem": problem},
-                                          status_code=problem.status, headers=headers)
+        return templates.TemplateResponse(
+            request, "error.html", {"problem": problem, "came_from": _came_from(request)},
+            status_code=problem.status, headers=headers)
 
     @app.exception_handler(Problem)
     async def on_problem(request: Request, error: Exception) -> Response:
@@ -171,7 +184,6 @@ def _handle_errors(app: FastAPI, templates: Jinja2Templates) -> None:
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, error: Exception) -> Response:
         assert isinstance(error, RequestValidationError)
-        issues = [Issue(e.get("msg", ""), ".".join(str(p) for p in e.get("loc", ())))
-                  for e in error.errors()]
-        detail = "; ".join(f"{i.where}: {i.message}" for i in issues) or "invalid request"
+        issues = [validation_issue(e) for e in error.errors()]
+        detail = "; ".join(i.message for i in issues) or "the request could not be read"
         return answer(request, Problem(422, detail, issues))

@@ -10,6 +10,7 @@ never a bare status code, and no advice meant for the server's operator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.rules import NoRuleSet
 from ..core.timecontrol import TimeControlError
@@ -24,6 +25,31 @@ from ..office.office import OfficeError
 #: engine's refusals (a section with neither systems nor a time control).
 RATING_FAILURES = (SectionError, NoRuleSet, TimeControlError, ValueError)
 
+#: What a visitor can do about each refusal, in words (the error page says it).
+ADVICE = {
+    400: "Check the address or what you sent, and try again.",
+    401: "Writing needs a token from the office: `uscf db token create NAME`.",
+    404: "The address may be mistyped, or what it names is not in this office. Find a "
+         "member by name or id, or look through the events.",
+    409: "The office's database is busy or holds something that prevents it: try again "
+         "in a moment, or correct what is named above.",
+    413: "Send a smaller file, or the section alone.",
+    422: "Correct what is named above, then try again.",
+    503: "This server is not set up for this page: its operator can start it with a "
+         "database (`uscf serve --db URL`).",
+}
+
+#: The words of a value that cannot be read, by the kind of the check it failed (the
+#: codes pydantic gives a request's query and path parameters).
+VALIDATION_WORDS = {
+    "int_parsing": "should be a whole number", "int_type": "should be a whole number",
+    "float_parsing": "should be a number", "float_type": "should be a number",
+    "date_parsing": "should be a date as YYYY-MM-DD",
+    "date_from_datetime_parsing": "should be a date as YYYY-MM-DD",
+    "bool_parsing": "should be yes or no (true or false)", "missing": "is missing",
+    "string_pattern_mismatch": "is not in the form expected",
+}
+
 #: A page's title for each refusal, in words.
 TITLES = {400: "The request could not be read", 401: "Not allowed", 404: "Not found",
           409: "Not possible now", 413: "Too large", 422: "Cannot be used",
@@ -34,6 +60,7 @@ TITLES = {400: "The request could not be read", 401: "Not allowed", 404: "Not fo
 class Issue:
     message: str
     where: str = ""
+    field: str = ""  #: the page's form field it is about, where the page shows it
 
 
 @dataclass(eq=False)  # an exception compares by identity, and stays hashable
@@ -77,9 +104,45 @@ class Problem(Exception):
             return f"{self.source or subject} has {count} problems:"
         return self.detail
 
+    @property
+    def advice(self) -> str:
+        """What to do about it, in plain words."""
+        return ADVICE.get(self.status, "Go back and try again.")
+
     def to_json(self) -> dict[str, object]:
         return {"detail": self.detail,
                 "issues": [{"where": i.where, "message": i.message} for i in self.issues]}
+
+
+def validation_issue(error: dict[str, Any]) -> Issue:
+    """A request's parameter that cannot be read (one of pydantic's errors), in plain
+    words: ``page should be a whole number, not 'abc'``; ``where`` stays the parameter's
+    place (``query.page``), which API clients read.
+
+    >>> validation_issue({"type": "int_parsing", "loc": ("query", "page"), "input": "abc",
+    ...                   "msg": "Input should be a valid integer"}).message
+    "page should be a whole number, not 'abc'"
+    >>> validation_issue({"type": "less_than_equal", "loc": ("query", "offset"),
+    ...                   "input": "2000000000", "ctx": {"le": 1000000000}}).message
+    "offset should be at most 1000000000, not '2000000000'"
+    """
+    place = [str(part) for part in error.get("loc", ())]
+    name = place[-1] if place else "the request"
+    kind = str(error.get("type", ""))
+    limits = error.get("ctx") or {}
+    bounds = {"greater_than_equal": "at least {ge}", "less_than_equal": "at most {le}",
+              "greater_than": "more than {gt}", "less_than": "less than {lt}",
+              "string_too_long": "at most {max_length} characters long",
+              "enum": "one of {expected}", "literal_error": "one of {expected}"}
+    if kind in bounds:
+        said = "should be " + bounds[kind].format(**{k: limits.get(k, "?") for k in (
+            "ge", "le", "gt", "lt", "max_length", "expected")})
+    else:
+        said = VALIDATION_WORDS.get(kind, str(error.get("msg", "cannot be used")))
+    given = error.get("input")
+    shown = "" if kind == "missing" or not isinstance(given, (str, int, float)) \
+        else f", not {str(given)[:40]!r}" + ("..." if len(str(given)) > 40 else "")
+    return Issue(f"{name} {said}{shown}", ".".join(place))
 
 
 def from_parse_error(error: ParseError) -> Problem:
@@ -90,7 +153,7 @@ def from_parse_error(error: ParseError) -> Problem:
 
 def from_form_error(error: FormError) -> Problem:
     """The estimator's fields that cannot be used: 422, each problem at its field."""
-    return Problem(422, str(error), [Issue(i.message, i.where) for i in error.issues])
+    return Problem(422, str(error), [Issue(i.message, i.where, i.field) for i in error.issues])
 
 
 def from_rating_error(error: Exception, source: str = "") -> Problem:

@@ -43,7 +43,7 @@ def _page(request: Request, status: int = 200, **context: Any) -> Response:
                                 "tables": None, "event": None, "uploaded": None, "section_values": {},
                                 "pasted": "", "dual": DUAL, "assumed_games": ASSUMED_GAMES,
                                 "opponent_games": DEFAULT_OPPONENT_GAMES,
-                                "published_summary": ""}
+                                "published_summary": "", "field_errors": {}}
     return app_state(request).templates.TemplateResponse(
         request, "estimator.html", defaults | context, status_code=status)
 
@@ -73,7 +73,8 @@ async def post_estimate(request: Request) -> Response:
     try:
         found = await run_in_threadpool(lambda: _estimate(values, lists, max_games))
     except Problem as problem:
-        return _page(request, problem.status, values=values, rows=rows, estimate_problem=problem)
+        return _page(request, problem.status, values=values, rows=rows, estimate_problem=problem,
+                     field_errors={i.field: i.message for i in problem.issues if i.field})
     return _page(request, values=values, rows=rows, estimate=found)
 
 

@@ -1,4 +1,5 @@
-// The estimator's form: add and remove game rows, and show only the fields that apply:
+// The estimator's form, and a crosstable's search. The form: add and remove game rows,
+// and show only the fields that apply:
 // an element with data-show="name=value" (or "name!=value") is shown only while the
 // form's field `name` (a select, or a group of radio buttons) has (or has not) that value.
 // Without this script the form still works: it shows every field and a few empty game
@@ -13,6 +14,7 @@ function setUp() {
   }
   setUpFileLimit();
   setUpScrolling();
+  setUpFinding();
 }
 
 function setUpShowing(form) {
@@ -87,6 +89,27 @@ function setUpScrolling() {
   window.addEventListener("resize", check);
   document.addEventListener("toggle", check, true);  // toggle does not bubble
   check();
+}
+
+// A crosstable's search (shown only where this script runs): the players whose name or
+// member id holds what is typed stay, the others are hidden; the count is said aloud.
+function setUpFinding() {
+  document.querySelectorAll("input[data-find]").forEach((input) => {
+    const section = document.getElementById(input.dataset.find);
+    const said = document.querySelector(`[data-found="${input.dataset.find}"]`);
+    const players = [...section.querySelectorAll("tbody.player")];
+    input.closest(".find").hidden = false;
+    input.addEventListener("input", () => {
+      const wanted = input.value.trim().toLowerCase();
+      let shown = 0;
+      players.forEach((player) => {
+        const keep = !wanted || player.dataset.find.includes(wanted);
+        player.hidden = !keep;
+        shown += keep ? 1 : 0;
+      });
+      said.textContent = wanted ? `${shown} of ${players.length} players` : "";
+    });
+  });
 }
 
 document.addEventListener("DOMContentLoaded", setUp);
