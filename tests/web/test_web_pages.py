@@ -219,9 +219,11 @@ def test_player_page_has_ratings_history_and_a_chart_per_system(client: Any) -> 
     assert page.status_code == 200
     text = text_of(page.text)
     assert "Ana Torres" in text and "Regular 1846" in text
-    # each system drawn twice, for a phone's width and a desktop's (the stylesheet shows one)
+    # each system drawn three times, for a phone's width, a tablet's and a desktop's (the
+    # stylesheet shows one)
     assert page.text.count('<svg class="chart narrow"') == 2  # R and Q
     assert page.text.count('<svg class="chart wide"') == 2
+    assert page.text.count('<svg class="chart desktop"') == 2
     chart = page.text.split('id="chart-R"')[1].split("</svg>")[0]
     points = re.search(r'<polyline class="line" points="([^"]+)"', chart)
     assert points is not None and len(points.group(1).split()) == 3  # pre, then two events

@@ -182,3 +182,54 @@ def test_the_dark_scheme_passes_axe(browser: Any, server: str, axe_source: str, 
     violations = axe_violations(p, axe_source)
     context.close()
     assert violations == [], f"axe-core in the dark scheme on {kind.name}:\n{readable(violations)}"
+
+
+CHART_TEXT = """() => [...document.querySelectorAll('svg.chart')].map(svg => {
+    svg.style.display = 'block';  // each drawing, the one this width hides too
+    const view = svg.viewBox.baseVal;
+    const frame = svg.getBoundingClientRect();
+    const scale = view.width / frame.width;  // screen pixels to the drawing's units
+    const texts = [...svg.querySelectorAll('text')].map(t => {
+        const b = t.getBoundingClientRect();  // as drawn: a rotated title too
+        return {text: t.textContent, left: (b.left - frame.left) * scale,
+                right: (b.right - frame.left) * scale, top: (b.top - frame.top) * scale,
+                bottom: (b.bottom - frame.top) * scale, floor: t.classList.contains('floor-label')};
+    });
+    const line = svg.querySelector('polyline.line');
+    const length = line.getTotalLength();
+    const along = [];
+    for (let at = 0; at <= length; at += 1) { const p = line.getPointAtLength(at); along.push([p.x, p.y]); }
+    return {width: view.width, kind: svg.getAttribute('class'), texts, along};
+})"""
+
+
+@pytest.mark.parametrize("member", ["30000001", "30000005", "30000008"])
+def test_chart_labels_never_run_off_or_under_the_line(browser: Any, server: str,  # noqa: F811
+                                                       member: str) -> None:
+    """Every text of every drawing (phone, tablet, desktop) lies within the drawing, and
+    the rating line crosses no floor label, as Chromium lays them out."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = context.new_page()
+    p.goto(f"{server}/players/{member}")
+    drawings = p.evaluate(CHART_TEXT)
+    context.close()
+    assert len(drawings) >= 3
+    for drawing in drawings:
+        for text in drawing["texts"]:
+            assert -0.5 <= text["left"] and text["right"] <= drawing["width"] + 0.5, \
+                (drawing["kind"], text)
+            if text["floor"]:
+                crossed = [pt for pt in drawing["along"]
+                           if text["left"] <= pt[0] <= text["right"]
+                           and text["top"] <= pt[1] <= text["bottom"]]
+                assert crossed == [], (drawing["kind"], text["text"], crossed[:3])
+
+
+def test_a_desktop_chart_uses_the_width_it_is_given(browser: Any, server: str) -> None:  # noqa: F811
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = context.new_page()
+    p.goto(f"{server}/players/30000001")
+    chart = rect(p, "#chart-R svg.chart:visible")
+    main = rect(p, "main")
+    context.close()
+    assert chart["right"] - chart["left"] >= 0.8 * (main["right"] - main["left"])

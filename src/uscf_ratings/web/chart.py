@@ -2,10 +2,12 @@
 
 Events are placed by date on a time axis, so months without a game look like months.
 The rating axis covers the ratings, not the floor: a floor far below them is marked at
-the bottom edge with its value instead of squashing the line. The chart is drawn twice,
-for a phone's width and a desktop's (the page's stylesheet shows one), so that its text
-keeps its size instead of shrinking with the picture; each has a title and a summary for
-screen readers, and the page lists every number in its history table.
+the bottom edge with its value instead of squashing the line; its label goes where the
+line does not cross it, and no tick label runs past the edge. The chart is drawn three
+times, for a phone's width, a tablet's and a desktop's (the page's stylesheet shows one),
+so that its text keeps its size instead of shrinking or growing with the picture and the
+chart uses the width it is given; each has a title and a summary for screen readers, and
+the page lists every number in its history table.
 
 >>> from datetime import date
 >>> points = [Point(date(2024, 3, 2), 1450.0, "Spring Open"),
@@ -26,7 +28,9 @@ from datetime import date, timedelta
 from html import escape
 from typing import Any
 
-NARROW, WIDE = 360, 640  #: the two widths drawn, in CSS pixels
+NARROW, WIDE, DESKTOP = 360, 640, 1100  #: the widths drawn, in CSS pixels
+WIDTHS = (NARROW, WIDE, DESKTOP)
+CHAR_W = 6.8  #: the width of a character of the axis's 12 px text, at most (for room)
 HEIGHT = 250
 LEFT, RIGHT, TOP, BOTTOM = 56, 14, 12, 46  #: room for the tick labels and axis titles
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -118,7 +122,7 @@ def history_svg(points: Sequence[Point], system: str, floor: float | None = None
         return TOP + inner_h * (top - rating) / (top - bottom)
 
     title = f"{system} rating history"
-    kind = "wide" if width >= WIDE else "narrow"
+    kind = "desktop" if width >= DESKTOP else "wide" if width >= WIDE else "narrow"
     parts = [f'<svg class="chart {kind}" width="{width}" height="{HEIGHT}" '
              f'viewBox="0 0 {width} {HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg">',
              f"<title>{escape(title)}</title>", f"<desc>{escape(summary(points))}</desc>"]
@@ -127,12 +131,14 @@ def history_svg(points: Sequence[Point], system: str, floor: float | None = None
                   f'y2="{y(level):.0f}"/>',
                   f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4:.0f}" '
                   f'text-anchor="end">{level}</text>']
-    for tick in time_ticks(start, end, 7 if width >= WIDE else 4):
+    for tick in time_ticks(start, end, max(4, inner_w // 85)):
+        at, anchor = _label_place(x(tick.day), len(tick.label) * CHAR_W, width)
         parts += [f'<line class="tick" x1="{x(tick.day):.0f}" x2="{x(tick.day):.0f}" '
                   f'y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM + 5}"/>',
-                  f'<text class="axis" x="{x(tick.day):.0f}" y="{HEIGHT - BOTTOM + 18}" '
-                  f'text-anchor="middle">{escape(tick.label)}</text>']
-    parts += _floor(floor, bottom, top, y, width)
+                  f'<text class="axis" x="{at:.0f}" y="{HEIGHT - BOTTOM + 18}" '
+                  f'text-anchor="{anchor}">{escape(tick.label)}</text>']
+    line = [(x(p.day), y(p.rating)) for p in points]
+    parts += _floor(floor, bottom, top, y, width, line)
     parts.append(f'<line class="frame" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" '
                  f'y2="{HEIGHT - BOTTOM}"/>')
     parts.append(f'<text class="title" x="{LEFT + inner_w / 2:.0f}" y="{HEIGHT - 6}" '
@@ -149,20 +155,67 @@ def history_svg(points: Sequence[Point], system: str, floor: float | None = None
     return "\n".join(parts)
 
 
+def _label_place(at: float, wide: float, width: int) -> tuple[float, str]:
+    """Where a tick label of ``wide`` pixels goes, centred under its tick unless that
+    would run past an edge of the drawing: then it ends (or starts) at the edge."""
+    if at + wide / 2 > width - 2:
+        return width - 2, "end"
+    if at - wide / 2 < 2:
+        return 2, "start"
+    return at, "middle"
+
+
 def _floor(floor: float | None, bottom: float, top: float, y: Callable[[float], float],
-           width: int) -> list[str]:
-    """The floor as a dashed line where it lies within the axis; below it, a note at the
+           width: int, line: Sequence[tuple[float, float]]) -> list[str]:
+    """The floor as a dashed line where it lies within the axis, labelled where the
+    rating line does not cross the label (`_clear_place`); below the axis, a note at the
     bottom edge (a floor of 100 under ratings near 2000 would flatten the line)."""
     if not floor:
         return []
     if floor >= bottom:
         at = y(min(floor, top))
+        text = f"floor {floor:g}"
+        label_x, label_y, anchor = _clear_place(text, at, width, line)
         return [f'<line class="floor" x1="{LEFT}" x2="{width - RIGHT}" y1="{at:.0f}" '
                 f'y2="{at:.0f}"/>',
-                f'<text class="floor-label" x="{width - RIGHT - 4}" y="{at - 5:.0f}" '
-                f'text-anchor="end">floor {floor:g}</text>']
+                f'<text class="floor-label" x="{label_x:.0f}" y="{label_y:.0f}" '
+                f'text-anchor="{anchor}">{text}</text>']
     return [f'<text class="floor-label" x="{width - RIGHT - 4}" y="{y(bottom) - 6:.0f}" '
             f'text-anchor="end">floor {floor:g}, below the chart &#8595;</text>']
+
+
+def _clear_place(text: str, at: float, width: int, line: Sequence[tuple[float, float]]
+                 ) -> tuple[float, float, str]:
+    """The floor label's place (its x, baseline and anchor): at the right end above the
+    floor line, else the left end, else below the line at either end, the first whose
+    box no part of the rating line crosses; the one crossed least if every one is.
+
+    >>> _clear_place("floor 1300", 200.0, 360, [(60.0, 195.0), (340.0, 195.0)])
+    (342, 214.0, 'end')
+    """
+    wide = len(text) * CHAR_W
+    right, left = width - RIGHT - 4, LEFT + 4
+    places = [(right, at - 5, "end"), (left, at - 5, "start"),
+              (right, at + 14, "end"), (left, at + 14, "start")]
+
+    def crossings(place: tuple[float, float, str]) -> int:
+        x, baseline, anchor = place
+        x0 = x - wide if anchor == "end" else x
+        box = (x0 - 2, baseline - 12, x0 + wide + 2, baseline + 3)
+        segments = list(zip(line, line[1:], strict=False)) or [(pt, pt) for pt in line]
+        return sum(_crosses(a, b, box) for a, b in segments)
+
+    return min(places, key=crossings)  # the first of the least crossed
+
+
+def _crosses(a: tuple[float, float], b: tuple[float, float],
+             box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment from ``a`` to ``b`` passes through the box (x0, y0, x1, y1):
+    sampled along its length, a pixel at a time (the lines are short, the boxes small)."""
+    x0, y0, x1, y1 = box
+    steps = max(1, int(max(abs(b[0] - a[0]), abs(b[1] - a[1]))))
+    return any(x0 <= a[0] + (b[0] - a[0]) * i / steps <= x1
+               and y0 <= a[1] + (b[1] - a[1]) * i / steps <= y1 for i in range(steps + 1))
 
 
 def summary(points: Sequence[Point]) -> str:

@@ -16,7 +16,7 @@ from ...core.model import System
 from ...core.norms import NORM_CODES
 from ...office import queries, titles
 from .. import crosstable, reads
-from ..chart import NARROW, WIDE, history_svg, points_from_history
+from ..chart import WIDTHS, history_svg, points_from_history
 from ..deps import Reading, app_state
 from ..limits import MAX_PAGE, MAX_SEARCH
 from ..problems import Issue, Problem
@@ -47,7 +47,7 @@ def player(request: Request, member_id: str, c: Reading) -> Response:
     for system, r in found["ratings"].items():
         points = points_from_history(found["history"], system)
         name = SYSTEM_NAMES[System(system)]
-        charts[system] = [history_svg(points, name, r["floor"], width) for width in (NARROW, WIDE)]
+        charts[system] = [history_svg(points, name, r["floor"], width) for width in WIDTHS]
     return _render(request, "player.html", player=found, charts=charts)
 
 
