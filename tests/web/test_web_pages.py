@@ -257,7 +257,7 @@ def test_rating_list_page_and_its_csv(client: Any) -> None:
     page = client.get("/list", params={"as_of": "2026-08-15", "system": "Q"})
     assert page.status_code == 200
     assert "1582P14" in page.text
-    assert 'href="/list.csv?as_of=2026-08-15&amp;system=Q"' in page.text
+    assert 'href="/list.csv?as_of=2026-08-15&amp;system=Q&amp;state="' in page.text
     download = client.get("/list.csv", params={"as_of": "2026-08-15", "system": "Q"})
     assert download.headers["content-type"].startswith("text/csv")
     assert "rating-list-Q-2026-08-15.csv" in download.headers["content-disposition"]
@@ -333,7 +333,7 @@ def test_rating_list_is_paged_and_searchable_with_places_in_the_whole_list(
     assert len(everyone) > 4
     first = small_pages.get("/list", params=query)
     assert _ranks(first.text) == everyone[:2]
-    assert 'href="/list?as_of=2026-09-30&amp;system=R&amp;q=&amp;page=2" rel="next"' in first.text
+    assert 'href="/list?as_of=2026-09-30&amp;system=R&amp;state=&amp;q=&amp;page=2" rel="next"' in first.text
     assert _ranks(small_pages.get("/list", params=query | {"page": 2}).text) == everyone[2:4]
     found = small_pages.get("/list", params=query | {"q": "torres"})
     ana = [(rank, member) for rank, member in everyone if member == "30000001"]
@@ -486,3 +486,32 @@ def test_an_error_page_never_links_elsewhere_for_its_way_back(client: Any) -> No
     assert "Back to the page you came from" not in text_of(page.text)
     assert "Find a member by name or id" in text_of(page.text)
     assert 'role="search" aria-label="Find a member from this page"' in page.text
+
+
+def test_the_list_filters_by_state_and_keeps_places_in_the_whole_list(client: Any) -> None:
+    """The office's one member with a state (OH, imported) alone, at his place in the
+    whole Regular list; the state is offered with its count, and the CSV follows it."""
+    from tests.web.conftest import SECRET_MEMBER
+
+    query = {"as_of": "2026-09-30", "system": "R"}
+    everyone = _ranks(client.get("/list", params=query).text)
+    page = client.get("/list", params=query | {"state": "oh"})
+    assert _ranks(page.text) == [(r, m) for r, m in everyone if m == SECRET_MEMBER.id]
+    assert '<option value="OH" selected>OH (1)</option>' in page.text
+    assert "in OH" in text_of(page.text)
+    csv_rows = client.get("/list.csv", params=query | {"state": "OH"}).text.splitlines()
+    assert len(csv_rows) == 2 and csv_rows[1].startswith(SECRET_MEMBER.id)
+
+
+def test_pages_are_numbered_and_the_current_one_marked(client: Any, small_pages: Any) -> None:
+    query = {"as_of": "2026-09-30", "system": "R"}
+    total = len(_ranks(client.get("/list", params=query).text))
+    pages = -(-total // 2)
+    assert pages >= 3
+    second = small_pages.get("/list", params=query | {"page": 2}).text
+    nav = re.search(r'<nav class="pages".*?</nav>', second, re.S)
+    assert nav is not None
+    numbers = re.findall(r'aria-label="page (\d+)(?: of \d+)?"', nav.group(0))
+    assert numbers == [str(n) for n in range(1, min(pages, 4) + 1)] + (
+        [str(pages)] if pages > 4 else [])
+    assert f'aria-current="page" aria-label="page 2 of {pages}"' in nav.group(0)

@@ -239,6 +239,17 @@ def rating_list(c: Connection, as_of: date, system: System) -> list[ListEntry]:
     return sorted(entries, key=lambda e: (-e.rating, e.id))
 
 
+def member_states(c: Connection) -> list[tuple[str, int]]:
+    """The states the members live in (the members table's ``state``, upper-cased) and
+    how many members each, by state; members without one and merged ids left out. For a
+    rating list filtered by state."""
+    rows = c.execute(select(func.upper(t.members.c.state), func.count())
+                     .where(t.members.c.state.is_not(None), t.members.c.state != "",
+                            t.members.c.merged_into.is_(None))
+                     .group_by(func.upper(t.members.c.state)).order_by(func.upper(t.members.c.state)))
+    return [(r[0], r[1]) for r in rows]
+
+
 def rating_list_csv(entries: list[ListEntry], decimals: int = 2) -> str:
     """A rating list as CSV (``uscf db list --format csv`` and the web page's download,
     which shows whole points: ``decimals=0``). A cell a spreadsheet would run as a

@@ -68,6 +68,7 @@ class Ranked:
 
     rank: int
     entry: queries.ListEntry
+    state: str = ""  #: the member's state, as the members table has it ("" if none)
 
 
 @dataclass(frozen=True)
@@ -136,26 +137,37 @@ class OfficeReads:
 
     def __init__(self) -> None:
         self._lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS)
+        self._state_lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS * 2)
         self._members: Kept[Searchable[Member]] = Kept(1)
         self._events: Kept[dict[str, Any] | None] = Kept(self.KEEP_EVENTS)
         self._event_pages: Kept[str | None] = Kept(self.KEEP_EVENTS, freeze=False)
 
-    def ranked(self, c: Connection, as_of: date, system: System) -> Searchable[Ranked]:
-        """The public rating list (ratings to whole points, see `privacy`)."""
+    def ranked(self, c: Connection, as_of: date, system: System, state: str = ""
+               ) -> Searchable[Ranked]:
+        """The public rating list (ratings to whole points, see `privacy`); with
+        ``state``, its members of that state, each keeping the place in the whole list."""
+        if state:
+            def subset() -> Searchable[Ranked]:
+                rows = [r for r in self.ranked(c, as_of, system).rows if r.state == state]
+                return Searchable(rows, [r.entry.id for r in rows], [r.entry.name for r in rows])
+            return self._state_lists.get(c, (system, as_of, state), subset)
+
         def make() -> Searchable[Ranked]:
             entries = queries.rating_list(c, as_of, system)
+            states = {r.id: r.state for r in c.execute(
+                select(t.members.c.id, t.members.c.state).where(t.members.c.state.is_not(None)))}
             ranked = [Ranked(n, queries.ListEntry(e.id, e.name, whole(e.rating), e.games,
-                                                  e.as_of))
+                                                  e.as_of), (states.get(e.id) or "").upper())
                       for n, e in enumerate(entries, start=1)]
             return Searchable(ranked, [e.id for e in entries], [e.name for e in entries])
         return self._lists.get(c, (system, as_of), make)
 
     def page(self, c: Connection, as_of: date, system: System, query: str, size: int,
-             offset: int) -> ListPage:
-        """Rows ``offset`` to ``offset + size`` of the members whose id starts with
-        ``query`` or whose name contains it (case ignored), each with its place in
-        the whole list."""
-        everyone = self.ranked(c, as_of, system)
+             offset: int, state: str = "") -> ListPage:
+        """Rows ``offset`` to ``offset + size`` of the members (of ``state``, if given)
+        whose id starts with ``query`` or whose name contains it (case ignored), each
+        with its place in the whole list."""
+        everyone = self.ranked(c, as_of, system, state)
         matching = everyone.search(query)
         return ListPage(matching[offset:offset + size], len(matching), len(everyone.rows))
 

@@ -88,14 +88,17 @@ def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEAR
 @router.get("/list", summary="The rating list as of a date")
 def rating_list(request: Request, c: Reading, as_of: date, system: System = System.R,
                 q: str = Query("", max_length=MAX_SEARCH),
+                state: str = Query("", max_length=8),
                 limit: int | None = Query(None, ge=1, le=MAX_OFFSET),
                 offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[dict[str, Any]]:
     """Each member's rating after the last event ending on or before `as_of`, highest
     first: the entries of `uscf db list --format json`, the rating to whole points, and
     each member's place in the whole list (`rank`). `q` keeps the members whose id starts
-    with it or whose name contains it; `limit` and `offset` give a part of the list (by
-    default all of it)."""
-    found = app_state(request).kept.page(c, as_of, system, q, MAX_OFFSET if limit is None else limit, offset)
+    with it or whose name contains it; `state` the members of that state (as the members
+    list gives it, case ignored); `limit` and `offset` give a part of the list (by default
+    all of it)."""
+    found = app_state(request).kept.page(c, as_of, system, q, MAX_OFFSET if limit is None else limit,
+                                         offset, state.strip().upper())
     return [{"rank": r.rank, "id": r.entry.id, "name": r.entry.name, "rating": r.entry.rating,
              "display": r.entry.display, "games": r.entry.games,
              "as_of": r.entry.as_of.isoformat() if r.entry.as_of else None}

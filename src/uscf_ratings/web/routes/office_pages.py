@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from ...core.model import System
 from ...core.norms import NORM_CODES
 from ...office import queries, titles
-from .. import crosstable, reads
+from .. import crosstable, downloads, reads
 from ..chart import WIDTHS, history_svg, points_from_history
 from ..deps import Reading, app_state
 from ..limits import MAX_PAGE, MAX_SEARCH
@@ -38,11 +38,19 @@ def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEAR
                    pages=max(1, -(-total // size)))
 
 
+#: ``?download=csv`` or ``json`` on an event's page and a member's: the page as a file
+DOWNLOAD = Query("", pattern="^(csv|json)?$",
+                 description="csv or json: the public view as a file to download")
+
+
 @router.get("/players/{member_id:path}", response_class=HTMLResponse, name="player")
-def player(request: Request, member_id: str, c: Reading) -> Response:
+def player(request: Request, member_id: str, c: Reading, download: str = DOWNLOAD) -> Response:
     found = reads.player(c, member_id)
     if found is None:
         raise Problem(404, f"member {member_id} is not in the database")
+    if download:
+        return downloads.download(download, f"member-{found['id']}-history", found,
+                                  downloads.history_csv(found) if download == "csv" else None)
     charts = {}
     for system, r in found["ratings"].items():
         points = points_from_history(found["history"], system)
@@ -76,8 +84,14 @@ def _day(text: str, field: str) -> date | None:
 
 
 @router.get("/events/{event_id:path}", response_class=HTMLResponse, name="event")
-def event(request: Request, event_id: str, c: Reading) -> Response:
+def event(request: Request, event_id: str, c: Reading, download: str = DOWNLOAD) -> Response:
     state = app_state(request)
+    if download:
+        found = state.kept.event(c, event_id, lambda: reads.event(c, event_id))
+        if found is None:
+            raise Problem(404, f"event {event_id} is not in the database")
+        return downloads.download(download, f"event-{event_id}", found,
+                                  downloads.event_csv(found) if download == "csv" else None)
 
     def render() -> str | None:
         found = state.kept.event(c, event_id, lambda: reads.event(c, event_id))
@@ -98,23 +112,28 @@ def event(request: Request, event_id: str, c: Reading) -> Response:
 @router.get("/list", response_class=HTMLResponse, name="rating_list")
 def rating_list(request: Request, c: Reading, as_of: date | None = None,
                 system: System = System.R, q: str = Query("", max_length=MAX_SEARCH),
+                state: str = Query("", max_length=8),
                 page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
-    state = app_state(request)
-    size = state.settings.page_size
+    app = app_state(request)
+    size = app.settings.page_size
     day = as_of or date.today()
-    found = state.kept.page(c, day, system, q, size, (page - 1) * size)
+    where = state.strip().upper()
+    found = app.kept.page(c, day, system, q, size, (page - 1) * size, where)
     return _render(request, "list.html", rows=found.rows, total=found.total,
                    everyone=found.size, as_of=day, system=system.value, q=q, page=page,
+                   state=where, states=queries.member_states(c),
                    pages=max(1, -(-found.total // size)))
 
 
 @router.get("/list.csv", name="rating_list_csv")
 def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
-                    system: System = System.R) -> Response:
-    """The same columns as ``uscf db list --format csv``, ratings to whole points."""
+                    system: System = System.R, state: str = Query("", max_length=8)) -> Response:
+    """The same columns as ``uscf db list --format csv``, ratings to whole points; the
+    members of ``state`` alone, if given."""
     day = as_of or date.today()
-    entries = [r.entry for r in app_state(request).kept.ranked(c, day, system).rows]
-    name = f"rating-list-{system.value}-{day.isoformat()}.csv"
+    where = state.strip().upper()
+    entries = [r.entry for r in app_state(request).kept.ranked(c, day, system, where).rows]
+    name = f"rating-list-{system.value}-{where + '-' if where else ''}{day.isoformat()}.csv"
     return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
