@@ -85,6 +85,7 @@ def estimate_unrated(p: Any) -> None:
     p.fill("input[name=date]", "2026-08-01")
     p.check("input[name=status][value=unrated]")
     p.select_option("select[name=age_group]", "12")
+    p.fill("input[name=fide]", "1500")  # its conversion and the age's part are explained
     games(p, [("900", "W"), ("1100", "L"), ("750", "W"), ("1000", "D")])
     p.click("#estimate-form button[type=submit]")
 
@@ -105,7 +106,7 @@ KINDS = [
     Kind("estimate-games", "/", "#estimate-result", estimate_games, docs=True),
     Kind("estimate-total", "/", "#estimate-result .assumed", estimate_total),
     Kind("estimate-dual", "/", "#estimate-rounded-Q", estimate_dual),
-    Kind("estimate-unrated", "/", "#estimate-result dl.facts", estimate_unrated),
+    Kind("estimate-unrated", "/", "#estimate-result dl.facts", estimate_unrated, docs=True),
     Kind("upload", "/", "#section-result table.msa", upload),
     Kind("upload-refused", "/", "#outcome .problem", upload_refused, status=422),
     Kind("glossary", "/glossary", "dl.glossary"),

@@ -1,7 +1,9 @@
 """The web app of ``uscf serve``: the estimator, the office's pages and a JSON API.
 
-Pages are rendered on the server (Jinja2); the little JavaScript there is only adds and
-removes rows of the estimator's form. Nothing is fetched from outside the app: its CSS,
+Pages are rendered on the server (Jinja2); the little JavaScript there is adds and
+removes rows of the estimator's form, searches a crosstable's rows and lets a wide table
+take the keyboard's focus; every page works without it. Nothing is fetched from outside
+the app: its CSS,
 JS and charts (server-side SVG) all come from this package. Needs the ``web`` extra.
 
 ``create_app`` is imported on first use, so that ``uscf`` (which imports
