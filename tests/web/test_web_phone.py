@@ -233,3 +233,23 @@ def test_a_desktop_chart_uses_the_width_it_is_given(browser: Any, server: str) -
     main = rect(p, "main")
     context.close()
     assert chart["right"] - chart["left"] >= 0.8 * (main["right"] - main["left"])
+
+
+@pytest.mark.parametrize("path", ["/events/202608010001", "/list?as_of=2026-08-15&system=R",
+                                  "/players/30000001"])
+def test_printing_a_page_prints_its_content_alone(browser: Any, server: str,  # noqa: F811
+                                                  path: str) -> None:
+    """In print media the navigation, the search boxes, the pager and the "Why these
+    ratings" toggles are not drawn; a crosstable's columns are not sticky on paper."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = context.new_page()
+    p.goto(server + path)
+    p.emulate_media(media="print")
+    drawn = p.evaluate("""() => [...document.querySelectorAll(
+        'header.top, footer, .find, form.search, nav.pages, nav.ways, tr.why, a.skip')]
+        .filter(e => e.checkVisibility()).map(e => e.tagName + '.' + e.className)""")
+    sticky = p.evaluate("""() => [...document.querySelectorAll('table.msa .name')]
+        .filter(e => getComputedStyle(e).position === 'sticky').length""")
+    content = p.locator("main h1").first.is_visible()
+    context.close()
+    assert drawn == [] and sticky == 0 and content
