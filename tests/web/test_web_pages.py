@@ -382,6 +382,26 @@ def test_responses_are_compressed_and_static_files_cacheable(client: Any) -> Non
     assert client.get("/static/style.css").headers["cache-control"] == "public, max-age=3600"
 
 
+def test_static_files_go_compressed_as_they_are_on_disk(client: Any) -> None:
+    """The stylesheet, compressed once: the gzip body is the file's bytes, with the file's
+    ETag, so a conditional request still gets a 304; a client without gzip gets the file."""
+    import gzip
+
+    from uscf_ratings.web.app import HERE
+
+    on_disk = (HERE / "static" / "style.css").read_bytes()
+    with client.stream("GET", "/static/style.css", headers={"Accept-Encoding": "gzip"}) as sent:
+        body = b"".join(sent.iter_raw())
+        headers = sent.headers
+    assert headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
+    assert gzip.decompress(body) == on_disk and len(body) < len(on_disk) / 2
+    again = client.get("/static/style.css", headers={"Accept-Encoding": "gzip",
+                                                     "If-None-Match": headers["etag"]})
+    assert again.status_code == 304
+    plain = client.get("/static/style.css", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == on_disk
+
+
 def test_every_page_has_a_skip_link_and_named_navigation(client: Any) -> None:
     for path in ("/", "/members", "/events", "/list", "/players/30000001"):
         html = client.get(path).text

@@ -211,11 +211,22 @@ def _clear_place(text: str, at: float, width: int, line: Sequence[tuple[float, f
 def _crosses(a: tuple[float, float], b: tuple[float, float],
              box: tuple[float, float, float, float]) -> bool:
     """Whether the segment from ``a`` to ``b`` passes through the box (x0, y0, x1, y1):
-    sampled along its length, a pixel at a time (the lines are short, the boxes small)."""
-    x0, y0, x1, y1 = box
-    steps = max(1, int(max(abs(b[0] - a[0]), abs(b[1] - a[1]))))
-    return any(x0 <= a[0] + (b[0] - a[0]) * i / steps <= x1
-               and y0 <= a[1] + (b[1] - a[1]) * i / steps <= y1 for i in range(steps + 1))
+    the part of the segment within the box's x-range and within its y-range overlap
+    (Liang and Barsky's clipping, in parameter t from 0 at ``a`` to 1 at ``b``).
+
+    >>> _crosses((0, 0), (10, 10), (4, 4, 6, 6)), _crosses((0, 0), (10, 0), (4, 1, 6, 3))
+    (True, False)
+    """
+    low, high = 0.0, 1.0
+    for start, change, lo, hi in ((a[0], b[0] - a[0], box[0], box[2]),
+                                  (a[1], b[1] - a[1], box[1], box[3])):
+        if change == 0:
+            if not lo <= start <= hi:
+                return False
+            continue
+        t0, t1 = sorted(((lo - start) / change, (hi - start) / change))
+        low, high = max(low, t0), min(high, t1)
+    return low <= high
 
 
 def summary(points: Sequence[Point]) -> str:

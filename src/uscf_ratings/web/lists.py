@@ -138,6 +138,7 @@ class OfficeReads:
     def __init__(self) -> None:
         self._lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS)
         self._state_lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS * 2)
+        self._states: Kept[list[tuple[str, int]]] = Kept(1)
         self._members: Kept[Searchable[Member]] = Kept(1)
         self._events: Kept[dict[str, Any] | None] = Kept(self.KEEP_EVENTS)
         self._event_pages: Kept[str | None] = Kept(self.KEEP_EVENTS, freeze=False)
@@ -170,6 +171,11 @@ class OfficeReads:
         everyone = self.ranked(c, as_of, system, state)
         matching = everyone.search(query)
         return ListPage(matching[offset:offset + size], len(matching), len(everyone.rows))
+
+    def states(self, c: Connection) -> list[tuple[str, int]]:
+        """The members' states and how many members each (`queries.member_states`),
+        for the list's choice of a state: a count over every member, kept."""
+        return self._states.get(c, "states", lambda: queries.member_states(c))
 
     def members(self, c: Connection, query: str) -> list[Member]:
         """Members whose id starts with ``query`` or whose name contains it (case

@@ -78,6 +78,52 @@ def url_for(context: Any, name: str, /, **params: Any) -> str:
     return path
 
 
+#: the main navigation: each link's route, its words, the start of the paths of the pages
+#: under it (a player under Members), and whether it needs the office's database
+NAVIGATION = (("home", "Estimator", None, False), ("members", "Members", "/players/", True),
+              ("events", "Events", "/events/", True), ("rating_list", "Rating list", None, True),
+              ("title_supplement", "Titles", None, True), ("api_docs", "API", None, False))
+
+
+@jinja2.pass_context
+def navigation(context: Any) -> Markup:
+    """The main navigation's links, the page one is on marked: ``aria-current="page"``
+    on its own link, ``"true"`` on its section's (a player's page: Members)."""
+    request = context["request"]
+    here = request.url.path
+    # the links' paths, worked out once for the app and its root path (every page has them)
+    kept: dict[str, list[tuple[str, str, str | None]]] = getattr(
+        request.app.state, "navigation", {})
+    root = str(request.scope.get("root_path", ""))
+    links = kept.get(root)
+    if links is None:
+        links = [(url_for(context, name), label, under)
+                 for name, label, under, office in NAVIGATION
+                 if context["has_database"] or not office]
+        request.app.state.navigation = kept | {root: links}
+    return Markup("\n    ".join(
+        f'<a href="{escape(path)}"'
+        + (' aria-current="page"' if here == path else
+           ' aria-current="true"' if under and here.startswith(under) else "")
+        + f">{label}</a>" for path, label, under in links))
+
+
+def field_marks(errors: dict[str, str], field: str) -> Markup:
+    """A refused form field's attributes: marked invalid and described by its message
+    (`field_message`); nothing for a field that passed."""
+    if field not in errors:
+        return Markup("")
+    return Markup(f' aria-invalid="true" aria-describedby="error-{escape(field)}"')
+
+
+def field_message(errors: dict[str, str], field: str) -> Markup:
+    """A refused form field's message, beside it, with the id its field points to."""
+    if field not in errors:
+        return Markup("")
+    return Markup(f'<span class="field-error" id="error-{escape(field)}">'
+                  f'{escape(errors[field])}</span>')
+
+
 def configure(templates: Jinja2Templates, *, has_database: bool, settings: Settings) -> None:
     env = templates.env
     # The templates are the package's files: they change only with the package, so
@@ -87,7 +133,8 @@ def configure(templates: Jinja2Templates, *, has_database: bool, settings: Setti
                        max_games=settings.max_games, systems=[s.value for s in System],
                        age_groups=AGE_GROUPS,
                        system_names={s.value: name for s, name in SYSTEM_NAMES.items()})
-    env.globals["url_for"] = url_for
+    env.globals.update(url_for=url_for, navigation=navigation, field_marks=field_marks,
+                       field_message=field_message)
     env.filters.update(r2=two_places, plain=plain, code_spans=code_spans)
     # Undefined names are errors, so that a typo in a template fails its test instead of
     # showing an empty cell.

@@ -121,7 +121,7 @@ def rating_list(request: Request, c: Reading, as_of: date | None = None,
     found = app.kept.page(c, day, system, q, size, (page - 1) * size, where)
     return _render(request, "list.html", rows=found.rows, total=found.total,
                    everyone=found.size, as_of=day, system=system.value, q=q, page=page,
-                   state=where, states=queries.member_states(c),
+                   state=where, states=app.kept.states(c),
                    pages=max(1, -(-found.total // size)))
 
 

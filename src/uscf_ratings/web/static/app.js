@@ -97,13 +97,19 @@ function setUpFinding() {
   document.querySelectorAll("input[data-find]").forEach((input) => {
     const section = document.getElementById(input.dataset.find);
     const said = document.querySelector(`[data-found="${input.dataset.find}"]`);
+    // a player's name (the first name cell) and member id (his row's anchor, s1-ID)
     const players = [...section.querySelectorAll("tbody.player")];
+    const keys = players.map((player) => {
+      const anchor = player.querySelector(".anchor");
+      const id = anchor ? anchor.id.slice(anchor.id.indexOf("-") + 1) : "";
+      return `${player.querySelector("td.name").textContent} ${id}`.toLowerCase();
+    });
     input.closest(".find").hidden = false;
     input.addEventListener("input", () => {
       const wanted = input.value.trim().toLowerCase();
       let shown = 0;
-      players.forEach((player) => {
-        const keep = !wanted || player.dataset.find.includes(wanted);
+      players.forEach((player, at) => {
+        const keep = !wanted || keys[at].includes(wanted);
         player.hidden = !keep;
         shown += keep ? 1 : 0;
       });
