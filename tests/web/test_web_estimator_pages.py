@@ -213,7 +213,7 @@ def test_form_problems_are_counted_in_words(bare_client: Any) -> None:
     assert page.status_code == 422
     text = problem_text(page.text)
     assert text.startswith("The form has 3 problems:")
-    assert "give your rating (N too, if you know it), or choose unrated" in text
+    assert "give your rating (N too, if you know it), or say that you are unrated" in text
     assert not re.search(r"\b422\b", text)
 
 

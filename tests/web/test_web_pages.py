@@ -76,7 +76,7 @@ def test_estimate_form_problems_are_listed_beside_the_form(bare_client: Any) -> 
         rating="", opp_rating=["abc", "5000"], opp_games=["", "0"], result=["W", "X"]))
     assert page.status_code == 422
     text = text_of(page.text)
-    assert "give your rating (N too, if you know it), or choose unrated" in text
+    assert "give your rating (N too, if you know it), or say that you are unrated" in text
     assert "'abc' is not a number" in text
     assert "5000: expected a number from 100 to 3500" in text  # docs/domain.md
     assert "'X' is not W, D or L" in text
@@ -84,7 +84,9 @@ def test_estimate_form_problems_are_listed_beside_the_form(bare_client: Any) -> 
     empty = bare_client.post("/estimate", data=estimate_form(opp_rating=[""]))
     assert empty.status_code == 422 and "enter at least one game" in empty.text
     early = bare_client.post("/estimate", data=estimate_form(date="2010-01-01"))
-    assert early.status_code == 422 and "no rule set for 2010-01-01" in early.text
+    assert early.status_code == 422  # before the rules covered (docs/domain.md), at its field
+    assert "2010-01-01: expected a date from 2013-05-08" in text_of(early.text)
+    assert 'name="date" aria-invalid="true" aria-describedby="error-date"' in early.text
 
 
 def test_estimate_takes_at_most_the_configured_games() -> None:
@@ -395,6 +397,10 @@ def test_static_files_go_compressed_as_they_are_on_disk(client: Any) -> None:
         headers = sent.headers
     assert headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
     assert gzip.decompress(body) == on_disk and len(body) < len(on_disk) / 2
+    plain_tag = client.get("/static/style.css", headers={"Accept-Encoding": "identity"}).headers["etag"]
+    assert headers["etag"] != plain_tag  # another representation, another ETag
+    refused = client.get("/static/style.css", headers={"Accept-Encoding": "gzip;q=0"})
+    assert "content-encoding" not in refused.headers  # q=0: gzip refused
     again = client.get("/static/style.css", headers={"Accept-Encoding": "gzip",
                                                      "If-None-Match": headers["etag"]})
     assert again.status_code == 304
@@ -535,3 +541,38 @@ def test_pages_are_numbered_and_the_current_one_marked(client: Any, small_pages:
     assert numbers == [str(n) for n in range(1, min(pages, 4) + 1)] + (
         [str(pages)] if pages > 4 else [])
     assert f'aria-current="page" aria-label="page 2 of {pages}"' in nav.group(0)
+
+
+@pytest.mark.parametrize(("state", "said"), [
+    ('";x="', "should be letters, digits, spaces, dots and hyphens"),
+    ("\x00", "should be letters, digits, spaces, dots and hyphens"),
+    ("\u202e", "should be letters, digits, spaces, dots and hyphens"),
+    ("a\r\nX:1", "should be letters, digits, spaces, dots and hyphens"),
+    ("123456789", "should be at most 8 characters long")])
+def test_a_state_outside_its_domain_is_refused_before_any_header(client: Any, state: str,
+                                                                 said: str) -> None:
+    """The list's state goes into a page, a link and a file's name: only a state's
+    characters pass (web/limits.py), and the refusal names it in words."""
+    for path in ("/list", "/list.csv", "/api/list"):
+        answer = client.get(path, params={"as_of": "2026-09-30", "state": state})
+        assert answer.status_code == 422, (path, state)
+        assert "content-disposition" not in answer.headers
+    assert f"state {said}" in text_of(client.get("/list", params={"state": state}).text)
+
+
+def test_an_empty_list_says_why(client: Any, small_pages: Any) -> None:
+    none_there = text_of(client.get("/list", params={"as_of": "2026-09-30", "state": "ZZ"}).text)
+    assert "No member in ZZ has a Regular rating on that date." in none_there
+    past = text_of(small_pages.get("/list", params={"as_of": "2026-09-30", "page": 99}).text)
+    assert re.search(r"There is no page 99: the list has \d+ pages\.", past)
+
+
+def test_a_back_link_never_leaves_the_site(client: Any) -> None:
+    """A Referer of this host whose path a browser would read as another host's
+    ("/\\evil.example" is "//evil.example") gives no way back to it."""
+    for referer in ("http://testserver/\\evil.example", "http://testserver//evil.example",
+                    "http://elsewhere.example/list"):
+        page = client.get("/players/nobody", headers={"referer": referer})
+        assert "evil.example" not in page.text and "elsewhere" not in page.text
+    page = client.get("/players/nobody", headers={"referer": "http://testserver/events?q=x"})
+    assert 'href="/events?q=x">Back to the page you came from' in page.text

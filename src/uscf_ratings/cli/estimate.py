@@ -51,12 +51,14 @@ SYSTEMS = [s.value for s in System]
                    "'unknown' (the default); an age of n years counts as n and a half.")
 @click.option("--fide", default=None, metavar="R", help="Unrated: your FIDE rating, if any.")
 @click.option("--cfc", default=None, metavar="R", help="Unrated: your CFC rating, if any.")
-@click.option("--other", default=None, metavar="SYSTEM:R[:N]",
-              help="Unrated: another US Chess rating of yours, such as Q:1500:20.")
+@click.option("--other", multiple=True, metavar="SYSTEM:R[:N]",
+              help="Unrated: another US Chess rating of yours, such as Q:1500:20 (one, as "
+                   "on the web page).")
 @click.option("--score", default=None, metavar="POINTS",
               help="Your total score instead of a result a game, such as 3.5: the estimate "
                    "then assumes your wins came against your lowest-rated opponents.")
-@click.option("--system", type=click.Choice(SYSTEMS), default="R", show_default=True,
+@click.option("--system", type=click.Choice(SYSTEMS, case_sensitive=False), default="R",
+              show_default=True,
               help="The rating system (R, Q, B: over the board; OR, OQ, OB: online).")
 @click.option("--dual", is_flag=True,
               help="A dual-rated event: Regular and Quick at once (give --quick-rating).")
@@ -72,7 +74,7 @@ SYSTEMS = [s.value for s in System]
 def estimate_command(games: tuple[str, ...], rating: str | None, n: str | None,
                      peak: str | None, floor: str | None, unrated: bool,
                      age_group: str | None, fide: str | None, cfc: str | None,
-                     other: str | None, score: str | None, system: str, dual: bool,
+                     other: tuple[str, ...], score: str | None, system: str, dual: bool,
                      quick_rating: str | None, quick_games: str | None, day: str | None,
                      as_json: bool) -> None:
     """Estimate your new rating from your games, as the web estimator does.
@@ -90,17 +92,26 @@ def estimate_command(games: tuple[str, ...], rating: str | None, n: str | None,
     from ..estimator.form import FormError, parse
     from ..estimator.text import render
 
-    values = {"system": "R+Q" if dual else system, "date": day or date.today().isoformat(),
+    _fits(unrated=unrated, dual=dual, score=score, day=day, given={
+        "--rating": rating, "--games": n, "--peak": peak, "--floor": floor, "--age": age_group,
+        "--fide": fide, "--cfc": cfc, "--other": other[0] if other else None,
+        "--quick-rating": quick_rating,
+        "--quick-games": quick_games})
+    values = {"system": "R+Q" if dual else system.upper(),
+              "date": day or date.today().isoformat(),
               "status": "unrated" if unrated else "rated", "rating": rating or "",
               "games": n or "", "peak": peak or "", "floor": floor or "",
-              "age_group": age_group or "unknown", "fide": fide or "", "cfc": cfc or "",
+              "age_group": (age_group or "unknown").lower(), "fide": fide or "", "cfc": cfc or "",
               "quick_rating": quick_rating or "", "quick_games": quick_games or "",
               "mode": "total" if score is not None else "games", "score": score or ""}
     if dual and system != "R":
         raise click.UsageError("--dual rates Regular and Quick at once: leave --system out")
-    if other is not None:
-        values.update(_other(other))
-    lists = _game_columns(games)
+    if len(other) > 1:
+        raise click.BadParameter("give one other US Chess rating (as the web page takes "
+                                 "one)", param_hint="--other")
+    if other:
+        values.update(_other(other[0]))
+    lists = _game_columns(games, dual, score is not None)
     try:
         found = estimate(parse(values, lists, MAX_GAMES))
     except FormError as error:
@@ -131,19 +142,45 @@ def _other(text: str) -> dict[str, str]:
             "other_games": parts[2] if len(parts) == 3 else ""}
 
 
-def _game_columns(games: tuple[str, ...]) -> dict[str, list[str]]:
-    """Each --game RATING[/QUICK]:RESULT[:N] as a row of the form's game columns."""
+def _game_columns(games: tuple[str, ...], dual: bool, total: bool) -> dict[str, list[str]]:
+    """Each --game RATING[/QUICK]:RESULT[:N] as a row of the form's game columns; a usage
+    error for a game not in that shape, without a rating, with a Quick rating outside a
+    dual-rated event, or with a result beside --score."""
     columns: dict[str, list[str]] = {"opp_rating": [], "opp_quick": [], "result": [],
                                      "opp_games": []}
     for number, text in enumerate(games, 1):
         parts = text.split(":")
-        if len(parts) > 3 or not parts[0].strip():
-            raise click.BadParameter(
-                f"game {number}, {text!r}: expected RATING:RESULT or RATING:RESULT:N, "
-                "such as 1650:W or 1650:D:12", param_hint="--game")
-        regular, _, quick = parts[0].partition("/")
+        regular, slash, quick = parts[0].partition("/")
+        wrong = ("expected RATING:RESULT or RATING:RESULT:N, such as 1650:W or 1650:D:12"
+                 if len(parts) > 3 or not regular.strip() else
+                 "a Quick rating after the slash is for a dual-rated event (--dual)"
+                 if slash and not dual else
+                 "with --score, give the opponent's rating alone (1650, or 1650::12 with N)"
+                 if total and len(parts) > 1 and parts[1].strip() else "")
+        if wrong:
+            raise click.BadParameter(f"game {number}, {text!r}: {wrong}", param_hint="--game")
         columns["opp_rating"].append(regular)
         columns["opp_quick"].append(quick)
         columns["result"].append(parts[1] if len(parts) > 1 else "")
         columns["opp_games"].append(parts[2] if len(parts) > 2 else "")
     return columns
+
+
+def _fits(*, unrated: bool, dual: bool, score: str | None, day: str | None,
+          given: dict[str, str | None]) -> None:
+    """A usage error for an option the estimate would not use: a rated player's with
+    --unrated, an unrated player's without it, a Quick rating without --dual."""
+    rated_only = ("--rating", "--games", "--peak", "--floor")
+    unrated_only = ("--age", "--fide", "--cfc", "--other")
+    unused = [(name, "with --unrated" if name in rated_only else "without --unrated"
+               if name in unrated_only else "without --dual")
+              for name, value in given.items() if value is not None and (
+                  (unrated and name in rated_only) or (not unrated and name in unrated_only)
+                  or (not dual and name in ("--quick-rating", "--quick-games")))]
+    if unused:
+        raise click.UsageError("; ".join(f"{name} is not used {why}" for name, why in unused))
+    if day is not None and not day.strip():
+        raise click.BadParameter("give the date as YYYY-MM-DD, or leave --date out for today",
+                                 param_hint="--date")
+    if score is not None and not score.strip():
+        raise click.BadParameter("give the total score, such as 2.5", param_hint="--score")

@@ -210,6 +210,7 @@ class Estimate:
         order of a total score, the notes, the norm and the rules used."""
         rules = self.result.rules
         return {
+            "date": self.input.day.isoformat(),
             "games": [{"opponent_rating": g.opponent_rating, "opponent_games": g.opponent_games,
                        "opponent_quick": g.opponent_quick, "result": g.result}
                       for g in self.input.played],

@@ -23,6 +23,7 @@ from datetime import date
 from typing import TypeVar
 
 from ..core.domain import FIELDS
+from ..core.floors import peak_floor
 from ..core.model import System
 from .estimate import AGE_GROUPS, DEFAULT_OPPONENT_GAMES, EstimateInput, Game, OtherRating
 
@@ -78,6 +79,8 @@ class Form:
         try:
             value = convert(raw)
         except ValueError:
+            value = None
+        if value is None or not math.isfinite(value):  # "nan" and "inf" convert
             self.issues.append(Issue(f"{raw!r} is not a number", label, name))
             return None
         if not low <= float(value) <= high:
@@ -116,16 +119,16 @@ def parse(values: Mapping[str, str], lists: Mapping[str, list[str]], max_games: 
         rating = form.rating("rating", "rating")
         games = form.games("games", "N (games)")
         if rating is None and not any(i.where == "rating" for i in form.issues):
-            form.issues.append(Issue("give your rating (N too, if you know it), or choose "
-                                     "unrated", "rating", "rating"))
+            form.issues.append(Issue("give your rating (N too, if you know it), or say that "
+                                     "you are unrated", "rating", "rating"))
         peak = form.rating("peak", "peak rating", domain="Rating.peak")
-        if peak is not None and rating is not None and peak < rating:
-            form.issues.append(Issue(f"{peak:g} is below your rating, {rating:g}: the peak is "
-                                     "the highest rating you have had", "peak rating", "peak"))
         floor = form.rating("floor", "floor", domain="Rating.floor")
+        if rating is not None:
+            _floors_below(form, rating, peak, floor)
     else:
         if age_group not in AGE_GROUPS:
-            form.issues.append(Issue(f"{age_group!r} is not an age group", "age group", "age_group"))
+            form.issues.append(Issue(f"{age_group!r} is not an age group: give an age from 4 "
+                                     "to 25, adult or unknown", "age group", "age_group"))
         others = _others(form, dual)
     quick = form.rating("quick_rating", "Quick rating") if dual else None
     quick_games = form.games("quick_games", "Quick rating's N") if dual else None
@@ -150,11 +153,33 @@ def _system(form: Form) -> tuple[str, bool]:
 
 
 def _day(form: Form) -> date:
+    """The event's date, within the rules' coverage (the domain of an event's start date,
+    core/domain.py); today where none is given."""
     try:
-        return date.fromisoformat(form.text("date")) if form.text("date") else date.today()
+        day = date.fromisoformat(form.text("date")) if form.text("date") else date.today()
     except ValueError:
         form.issues.append(Issue(f"{form.text('date')!r} is not a date as YYYY-MM-DD", "date", "date"))
         return date.today()
+    problem = FIELDS["Event.start_date"].problem("", day)
+    if problem is not None:
+        form.issues.append(Issue(problem, "date", "date"))
+    return day
+
+
+def _floors_below(form: Form, rating: float, peak: float | None, floor: float | None) -> None:
+    """A peak and a floor that fit the rating: the peak is the highest rating the player
+    has had, and no rating is below its floor (section 5), the peak's floor included."""
+    if peak is not None and peak < rating:
+        form.issues.append(Issue(f"{peak:g} is below your rating, {rating:g}: the peak is "
+                                 "the highest rating you have had", "peak rating", "peak"))
+    elif peak is not None and (from_peak := peak_floor(peak)) is not None and from_peak > rating:
+        form.issues.append(Issue(
+            f"a peak of {peak:g} gives a floor of {from_peak:g} (section 5), above your rating "
+            f"{rating:g}: a rating is never below its floor; check the peak", "peak rating",
+            "peak"))
+    if floor is not None and floor > rating:
+        form.issues.append(Issue(f"{floor:g} is above your rating, {rating:g}: a rating is never "
+                                 "below its floor (section 5)", "floor", "floor"))
 
 
 def _others(form: Form, dual: bool) -> tuple[OtherRating, ...]:
@@ -182,10 +207,12 @@ def _others(form: Form, dual: bool) -> tuple[OtherRating, ...]:
 def _games(form: Form, max_games: int, dual: bool, total: bool) -> tuple[Game, ...]:
     """One game a row with an opponent's rating; in the total-score mode, without results."""
     games: list[Game] = []
+    number = 0  #: the game's number among the rows that hold one
     for i, raw in enumerate(form.lists.get("opp_rating", [])):
         if not raw.strip():
             continue  # an empty row of the form
-        label = f"game {len(games) + 1}"
+        number += 1
+        label = f"game {number}"
         rating = form.rating(f"opp_rating-{i}", f"{label} opponent's rating", raw)
         n = form.games(f"opp_games-{i}", f"{label} opponent's N", form.cell("opp_games", i))
         quick = form.rating(f"opp_quick-{i}", f"{label} opponent's Quick rating",
@@ -199,8 +226,8 @@ def _games(form: Form, max_games: int, dual: bool, total: bool) -> tuple[Game, .
     if not games and not any(i.where.startswith("game") for i in form.issues):
         form.issues.append(Issue("enter at least one game: the opponent's rating"
                                  + ("" if total else " and the result"), "games", "opp_rating-0"))
-    if len(games) > max_games:
-        form.issues.append(Issue(f"{len(games)} games: at most {max_games} are estimated at once",
+    if number > max_games:
+        form.issues.append(Issue(f"{number} games: at most {max_games} are estimated at once",
                                  "games"))
     return tuple(games)
 

@@ -59,7 +59,9 @@ def render(est: Estimate) -> str:
     lines.extend(["", "Performance rating of these games"])
     for part in parts:
         low, high = part.by_2025.low, part.by_2025.high
-        by_2025 = r2(low) if part.by_2025.single is not None else f"{r2(low)} .. {r2(high)}"
+        by_2025 = (r2(low) if part.by_2025.single is not None else
+                   f"above {r2(low)}" if high is None else f"below {r2(high)}" if low is None
+                   else f"{r2(low)} .. {r2(high)}")
         lines.append(f"  {SYSTEM_NAMES[part.system]}: algorithm of 400 {r2(part.by_400)}; "
                      f"2025 text, section 4.1 {by_2025}")
     norm = est.norm
@@ -75,7 +77,7 @@ def _summary(part: Part, named: bool) -> list[str]:
     pre = "unrated" if r.pre is None else r2(r.pre)
     head = f"  {SYSTEM_NAMES[part.system]}: " if named else "  "
     lines = [f"{head}{pre} -> {r2(r.post)}, shown as {r.post_rounded} "
-             f"(based on {r.games_after} games)"]
+             f"(based on {_games_word(r.games_after)})"]
     for note in part.notes:
         lines.extend(_wrapped(note, "  "))
     if part.other_order is not None:
@@ -123,7 +125,7 @@ def _explained(r: dict[str, Any]) -> list[str]:
              f"  m, S       {r['m']}, {plain(r['S'])}"]
     initial = r.get("initial")
     if initial:
-        lines.extend(_wrapped(f"initial    {r2(initial['rating'])} on {initial['games']} games, "
+        lines.extend(_wrapped(f"initial    {r2(initial['rating'])} on {_games_word(initial['games'])}, "
                               f"{initial['method']}: {initial['detail']}", "  ", "             "))
         for source in initial.get("sources", []):
             lines.extend(_wrapped(_source(source), "             "))
@@ -159,11 +161,16 @@ def _step(s: dict[str, Any]) -> list[str]:
         terms = (f"K {plain(s.get('K'))}, E {plain(s.get('E'))}, K(S-E) {plain(s.get('change'))}, "
                  f"bonus {plain(s.get('bonus'))}")
     else:
-        terms = f"R0' {r2(s.get('R0_adjusted'))}, S' {plain(s.get('S_adjusted'))}"
+        terms = f"R0' {r2(s.get('R0_adjusted'))}, S' {plain(s.get('S_adjusted'))}" + (
+            ", capped at 2700 (the special formula's cap)" if s.get("capped") else "")
     return [*_wrapped(f"step {s['step']}     {s['formula']}{prior} against {opponents}", "  ",
                       "             "),
             f"             N' {plain(s['N_eff'])}, {terms}: {r2(s['unfloored'])}"
             + ("" if s["unfloored"] == s["rating"] else f", floored to {r2(s['rating'])}")]
+
+
+def _games_word(count: int | None) -> str:
+    return f"{count} game" + ("" if count == 1 else "s")
 
 
 def _wrapped(text: str, indent: str = "", later: str | None = None, width: int = 88) -> list[str]:

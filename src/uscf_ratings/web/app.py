@@ -14,7 +14,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
-from starlette.middleware.gzip import GZipMiddleware
 
 from ..office.db import (
     DatabaseError,
@@ -33,7 +32,7 @@ from .headers import SecurityHeaders
 from .limits import BodyLimit
 from .problems import Problem, validation_issue
 from .routes import api, estimator, office_pages
-from .serving import CachedStaticFiles, HeadAsGet
+from .serving import CachedStaticFiles, HeadAsGet, WeighedGZip
 from .settings import Settings
 from .templating import configure
 
@@ -79,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_upload)
     app.add_middleware(SecurityHeaders)
     # pages and JSON compress to about a tenth; below 1 KB it is not worth the bytes
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(WeighedGZip, minimum_size=1024, compresslevel=6)
     app.add_middleware(HeadAsGet)  # outermost: everything else sees a GET
     openapi.install(app)
     return app
@@ -154,7 +153,8 @@ def _came_from(request: Request) -> str | None:
     offered)."""
     referer = urlsplit(request.headers.get("referer", ""))
     if referer.netloc != request.url.netloc or not referer.path.startswith("/") \
-            or referer.path.startswith("//") or referer.path == request.url.path:
+            or referer.path.startswith("//") or "\\" in referer.path \
+            or referer.path == request.url.path:  # a browser reads "/\\x" as "//x"
         return None
     return referer.path + (f"?{referer.query}" if referer.query else "")
 
@@ -179,6 +179,8 @@ def _handle_errors(app: FastAPI, templates: Jinja2Templates) -> None:
     async def on_http(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         detail = str(error.detail)
+        if error.status_code == 404 and detail == "Not Found":  # Starlette's, for no route
+            detail = f"there is no page at {request.url.path}"
         return answer(request, Problem(error.status_code, detail))
 
     @app.exception_handler(RequestValidationError)

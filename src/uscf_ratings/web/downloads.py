@@ -72,6 +72,16 @@ def download(kind: str, name: str, found: dict[str, Any], as_csv: str | None = N
         body, media = as_csv, "text/csv; charset=utf-8"
     else:
         body, media = json.dumps(found, indent=2), "application/json"
-    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", name)[:100]  # a file name any system takes
-    return Response(body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{plain}.{kind}"'})
+    return Response(body, media_type=media, headers=attachment(f"{name}.{kind}"))
+
+
+def attachment(name: str) -> dict[str, str]:
+    """The header that makes a response a file named ``name``, cleaned to what any
+    system takes as a file name (letters, digits, dots, hyphens): no quote, no line
+    break and nothing outside ASCII ever reaches the header.
+
+    >>> attachment('rating-list-R-";x="-2027.csv')
+    {'Content-Disposition': 'attachment; filename="rating-list-R-x-2027.csv"'}
+    """
+    plain = re.sub(r"-{2,}", "-", re.sub(r"[^A-Za-z0-9._-]+", "-", name))[:120]
+    return {"Content-Disposition": f'attachment; filename="{plain}"'}

@@ -19,8 +19,11 @@ so the app's handlers answer it like any other: JSON under /api, a page elsewher
 
 from __future__ import annotations
 
+from fastapi import Query
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..core.domain import STATE_LENGTH
 
 MAX_SEARCH = 100  #: characters of a member search
 MAX_OFFSET = 1_000_000_000  #: rows skipped by an API listing
@@ -30,6 +33,12 @@ MAX_PAGE = 10_000_000  #: a page number of the member and event lists
 #: past this a worker would leave the memory ceiling (docs/guarantees.md); the largest
 #: sections US Chess rates are near 1,500 players. `uscf rate` rates larger files.
 MAX_PAGE_PLAYERS = 5_000
+#: a state chosen for the rating list: as long as the members table keeps one
+#: (core/domain.py, Member.state), in letters, digits, spaces, dots and hyphens, so that
+#: it goes into a page, a link and a file's name as it is
+STATE_PATTERN = r"^[A-Za-z0-9 .-]*$"
+STATE_QUERY = Query("", max_length=STATE_LENGTH, pattern=STATE_PATTERN,
+                    description="a state, as the members list gives it (case ignored)")
 
 
 def too_large(limit: int) -> HTTPException:

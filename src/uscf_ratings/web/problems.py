@@ -50,6 +50,9 @@ VALIDATION_WORDS = {
     "string_pattern_mismatch": "is not in the form expected",
 }
 
+#: The form of a parameter given by a pattern, in words (web/limits.py).
+PARAMETER_FORMS = {"state": "letters, digits, spaces, dots and hyphens (a state such as FL)"}
+
 #: A page's title for each refusal, in words.
 TITLES = {400: "The request could not be read", 401: "Not allowed", 404: "Not found",
           409: "Not possible now", 413: "Too large", 422: "Cannot be used",
@@ -137,6 +140,8 @@ def validation_issue(error: dict[str, Any]) -> Issue:
     if kind in bounds:
         said = "should be " + bounds[kind].format(**{k: limits.get(k, "?") for k in (
             "ge", "le", "gt", "lt", "max_length", "expected")})
+    elif kind == "string_pattern_mismatch" and name in PARAMETER_FORMS:
+        said = f"should be {PARAMETER_FORMS[name]}"
     else:
         said = VALIDATION_WORDS.get(kind, str(error.get("msg", "cannot be used")))
     given = error.get("input")

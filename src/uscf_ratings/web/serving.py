@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.datastructures import Headers
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -65,19 +66,57 @@ class CachedStaticFiles(StaticFiles):
     def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
                       scope: Scope, status_code: int = 200) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
-        takes_gzip = "gzip" in Headers(scope=scope).get("accept-encoding", "")
-        if response.status_code == 200 and takes_gzip and stat_result.st_size >= GZIP_FROM:
-            key = (str(full_path), stat_result.st_mtime_ns, stat_result.st_size)
-            body = self._gzipped.get(key)
-            if body is None:
-                body = self._gzipped[key] = gzip.compress(Path(full_path).read_bytes(), mtime=0)
+        request = Headers(scope=scope)
+        if response.status_code == 200 and takes_gzip(request.get("accept-encoding", "")) \
+                and stat_result.st_size >= GZIP_FROM:
+            # the compressed file is another representation: an ETag of its own (RFC 9110,
+            # 8.8.3), which a conditional request may name for its 304
+            etag = response.headers["etag"][:-1] + '-gzip"'
             kept = {k: v for k, v in response.headers.items()
-                    if k in ("etag", "last-modified", "content-type")}
-            response = Response(body, headers=kept | {"Content-Encoding": "gzip",
-                                                      "Vary": "Accept-Encoding"})
+                    if k in ("last-modified", "content-type")}
+            headers = kept | {"ETag": etag, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+            if etag in [tag.strip() for tag in request.get("if-none-match", "").split(",")]:
+                response = Response(status_code=304, headers=headers)
+            else:
+                key = (str(full_path), stat_result.st_mtime_ns, stat_result.st_size)
+                body = self._gzipped.get(key)
+                if body is None:
+                    body = self._gzipped[key] = gzip.compress(Path(full_path).read_bytes(),
+                                                              mtime=0)
+                response = Response(body, headers=headers)
         versioned = b"v=" in scope.get("query_string", b"")
         response.headers["Cache-Control"] = CACHE_VERSIONED if versioned else CACHE_PLAIN
         return response
+
+
+class WeighedGZip(GZipMiddleware):
+    """`GZipMiddleware` for a client whose Accept-Encoding takes gzip (`takes_gzip`):
+    Starlette's looks for the word alone, so ``gzip;q=0`` (gzip refused) got gzip."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not takes_gzip(Headers(scope=scope).get(
+                "accept-encoding", "")):
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def takes_gzip(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header takes gzip (RFC 9110, 12.5.3): named, or ``*``,
+    with a weight above 0; names in any case.
+
+    >>> takes_gzip("gzip, br"), takes_gzip("GZIP"), takes_gzip("gzip;q=0"), takes_gzip("br")
+    (True, True, False, False)
+    """
+    for item in accept_encoding.lower().split(","):
+        name, _, params = item.partition(";")
+        if name.strip() in ("gzip", "x-gzip", "*"):
+            weight = params.strip().removeprefix("q=")
+            try:
+                return not params.strip() or float(weight) > 0
+            except ValueError:
+                return False
+    return False
 
 
 def digests(folder: Path) -> dict[str, str]:

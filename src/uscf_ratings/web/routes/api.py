@@ -24,7 +24,7 @@ from ...office.office import Office, OfficeError
 from .. import reads
 from ..auth import Writer
 from ..deps import Reading, app_state, office
-from ..limits import MAX_OFFSET, MAX_SEARCH
+from ..limits import MAX_OFFSET, MAX_SEARCH, STATE_QUERY
 from ..links import segment
 from ..openapi import EVENT_BODY
 from ..privacy import public_section
@@ -88,7 +88,7 @@ def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEAR
 @router.get("/list", summary="The rating list as of a date")
 def rating_list(request: Request, c: Reading, as_of: date, system: System = System.R,
                 q: str = Query("", max_length=MAX_SEARCH),
-                state: str = Query("", max_length=8),
+                state: str = STATE_QUERY,
                 limit: int | None = Query(None, ge=1, le=MAX_OFFSET),
                 offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[dict[str, Any]]:
     """Each member's rating after the last event ending on or before `as_of`, highest

@@ -6,8 +6,9 @@ Each needs a database (``uscf serve --db URL``); without one they answer 503 say
 
 from __future__ import annotations
 
+import re
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -18,7 +19,7 @@ from ...office import queries, titles
 from .. import crosstable, downloads, reads
 from ..chart import WIDTHS, history_svg, points_from_history
 from ..deps import Reading, app_state
-from ..limits import MAX_PAGE, MAX_SEARCH
+from ..limits import MAX_PAGE, MAX_SEARCH, STATE_PATTERN, STATE_QUERY
 from ..problems import Issue, Problem
 from ..templating import SYSTEM_NAMES
 
@@ -39,12 +40,13 @@ def members(request: Request, c: Reading, q: str = Query("", max_length=MAX_SEAR
 
 
 #: ``?download=csv`` or ``json`` on an event's page and a member's: the page as a file
-DOWNLOAD = Query("", pattern="^(csv|json)?$",
-                 description="csv or json: the public view as a file to download")
+DOWNLOAD = Query("", description="csv or json: the public view as a file to download")
+#: what ``?download=`` takes ("": the page itself)
+Download = Literal["", "csv", "json"]
 
 
 @router.get("/players/{member_id:path}", response_class=HTMLResponse, name="player")
-def player(request: Request, member_id: str, c: Reading, download: str = DOWNLOAD) -> Response:
+def player(request: Request, member_id: str, c: Reading, download: Download = DOWNLOAD) -> Response:
     found = reads.player(c, member_id)
     if found is None:
         raise Problem(404, f"member {member_id} is not in the database")
@@ -84,7 +86,7 @@ def _day(text: str, field: str) -> date | None:
 
 
 @router.get("/events/{event_id:path}", response_class=HTMLResponse, name="event")
-def event(request: Request, event_id: str, c: Reading, download: str = DOWNLOAD) -> Response:
+def event(request: Request, event_id: str, c: Reading, download: Download = DOWNLOAD) -> Response:
     state = app_state(request)
     if download:
         found = state.kept.event(c, event_id, lambda: reads.event(c, event_id))
@@ -112,7 +114,7 @@ def event(request: Request, event_id: str, c: Reading, download: str = DOWNLOAD)
 @router.get("/list", response_class=HTMLResponse, name="rating_list")
 def rating_list(request: Request, c: Reading, as_of: date | None = None,
                 system: System = System.R, q: str = Query("", max_length=MAX_SEARCH),
-                state: str = Query("", max_length=8),
+                state: str = STATE_QUERY,
                 page: int = Query(1, ge=1, le=MAX_PAGE)) -> Response:
     app = app_state(request)
     size = app.settings.page_size
@@ -121,13 +123,14 @@ def rating_list(request: Request, c: Reading, as_of: date | None = None,
     found = app.kept.page(c, day, system, q, size, (page - 1) * size, where)
     return _render(request, "list.html", rows=found.rows, total=found.total,
                    everyone=found.size, as_of=day, system=system.value, q=q, page=page,
-                   state=where, states=app.kept.states(c),
+                   state=where, states=[(code, count) for code, count in app.kept.states(c)
+                                        if re.fullmatch(STATE_PATTERN, code)],
                    pages=max(1, -(-found.total // size)))
 
 
 @router.get("/list.csv", name="rating_list_csv")
 def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
-                    system: System = System.R, state: str = Query("", max_length=8)) -> Response:
+                    system: System = System.R, state: str = STATE_QUERY) -> Response:
     """The same columns as ``uscf db list --format csv``, ratings to whole points; the
     members of ``state`` alone, if given."""
     day = as_of or date.today()
@@ -135,7 +138,7 @@ def rating_list_csv(request: Request, c: Reading, as_of: date | None = None,
     entries = [r.entry for r in app_state(request).kept.ranked(c, day, system, where).rows]
     name = f"rating-list-{system.value}-{where + '-' if where else ''}{day.isoformat()}.csv"
     return Response(queries.rating_list_csv(entries, decimals=0), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers=downloads.attachment(name))
 
 
 @router.get("/titles", response_class=HTMLResponse, name="title_supplement")
@@ -153,7 +156,7 @@ def title_supplement_csv(c: Reading, as_of: date | None = None) -> Response:
     name = f"title-supplement-{day.isoformat()}.csv"
     return Response(titles.supplement_csv(titles.title_supplement(c, day)),
                     media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                    headers=downloads.attachment(name))
 
 
 @router.get("/docs", response_class=HTMLResponse, name="api_docs")
