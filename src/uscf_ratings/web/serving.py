@@ -76,7 +76,8 @@ class CachedStaticFiles(StaticFiles):
                     if k in ("last-modified", "content-type")}
             headers = kept | {"ETag": etag, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
             if etag in [tag.strip() for tag in request.get("if-none-match", "").split(",")]:
-                response = Response(status_code=304, headers=headers)
+                response = Response(status_code=304, headers={"ETag": etag,
+                                                              "Vary": "Accept-Encoding"})
             else:
                 key = (str(full_path), stat_result.st_mtime_ns, stat_result.st_size)
                 body = self._gzipped.get(key)
