@@ -576,3 +576,24 @@ def test_a_back_link_never_leaves_the_site(client: Any) -> None:
         assert "evil.example" not in page.text and "elsewhere" not in page.text
     page = client.get("/players/nobody", headers={"referer": "http://testserver/events?q=x"})
     assert 'href="/events?q=x">Back to the page you came from' in page.text
+
+
+@pytest.mark.parametrize(("method", "path", "status", "said"), [
+    ("get", "/no-such-page", 404, "there is no page at /no-such-page"),
+    ("post", "/members", 405, "/members is not for a POST request: it takes GET"),
+    ("get", "/list?page=abc", 422, "page should be a whole number, not 'abc'"),
+    ("get", "/events/no-such-event", 404, "event no-such-event is not in the database"),
+])
+def test_every_refusal_says_what_and_what_to_do(client: Any, method: str, path: str,
+                                                status: int, said: str) -> None:
+    """A page for people: what was wrong in words (no "Method Not Allowed", no pydantic
+    terms), what to do, and the ways back; a 405 names what the address takes (Allow)."""
+    from uscf_ratings.web.problems import ADVICE
+
+    answer = getattr(client, method)(path)
+    assert answer.status_code == status
+    text = text_of(answer.text)
+    assert said in text and ADVICE[status] in text and "The estimator" in text
+    assert "Method Not Allowed" not in text and "Not Found" not in text
+    if status == 405:
+        assert answer.headers["allow"] == "GET"

@@ -162,8 +162,9 @@ def _came_from(request: Request) -> str | None:
 def _handle_errors(app: FastAPI, templates: Jinja2Templates) -> None:
     """Every refusal as JSON under /api and as a page elsewhere, with the same message."""
 
-    def answer(request: Request, problem: Problem) -> Response:
-        headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else None
+    def answer(request: Request, problem: Problem, allow: str | None = None) -> Response:
+        headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else \
+            {"Allow": allow} if allow else None  # a 405 says what the address takes
         if _wants_json(request):
             return JSONResponse(problem.to_json(), problem.status, headers=headers)
         return templates.TemplateResponse(
@@ -181,7 +182,11 @@ def _handle_errors(app: FastAPI, templates: Jinja2Templates) -> None:
         detail = str(error.detail)
         if error.status_code == 404 and detail == "Not Found":  # Starlette's, for no route
             detail = f"there is no page at {request.url.path}"
-        return answer(request, Problem(error.status_code, detail))
+        allowed = (error.headers or {}).get("Allow") if error.status_code == 405 else None
+        if allowed and detail == "Method Not Allowed":
+            detail = (f"{request.url.path} is not for a {request.method} request: it takes "
+                      f"{allowed.replace(', ', ' or ')}")
+        return answer(request, Problem(error.status_code, detail), allowed)
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, error: Exception) -> Response:

@@ -31,6 +31,7 @@ ADVICE = {
     401: "Writing needs a token from the office: `uscf db token create NAME`.",
     404: "The address may be mistyped, or what it names is not in this office. Find a "
          "member by name or id, or look through the events.",
+    405: "Open the page from a link or its address; a form sends itself the right way.",
     409: "The office's database is busy or holds something that prevents it: try again "
          "in a moment, or correct what is named above.",
     413: "Send a smaller file, or the section alone.",
@@ -55,6 +56,7 @@ PARAMETER_FORMS = {"state": "letters, digits, spaces, dots and hyphens (a state 
 
 #: A page's title for each refusal, in words.
 TITLES = {400: "The request could not be read", 401: "Not allowed", 404: "Not found",
+          405: "Not a request this address takes",
           409: "Not possible now", 413: "Too large", 422: "Cannot be used",
           503: "Not available on this server"}
 
