@@ -137,7 +137,9 @@ class OfficeReads:
 
     def __init__(self) -> None:
         self._lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS)
-        self._state_lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS * 2)
+        # a state's list holds the whole list's rows, frozen with it: nothing to collect
+        # (and a full collection for each state a visitor picks would cost every request)
+        self._state_lists: Kept[Searchable[Ranked]] = Kept(self.KEEP_LISTS * 2, freeze=False)
         self._states: Kept[list[tuple[str, int]]] = Kept(1)
         self._members: Kept[Searchable[Member]] = Kept(1)
         self._events: Kept[dict[str, Any] | None] = Kept(self.KEEP_EVENTS)
