@@ -6,11 +6,7 @@ from __future__ import annotations
 from ..core.formulas import published_form as _rating
 from ..core.model import Section
 from ..core.results import PlayerResult, RatingResult, SectionResult
-from .outputs import norm_code, total
-
-#: what a crosstable prints after a rating a floor held up, by the floor (core/floors.py)
-FLOOR_MARKS = {"peak": " (floor)", "absolute": " (floor)", "olm": " (OLM floor)",
-               "office": " (floor)"}
+from .outputs import FLOOR_MARK, norm_code, total
 
 
 def rating_change(system: str, pre: float | None, pre_games: int | None, post: float | None,
@@ -20,7 +16,7 @@ def rating_change(system: str, pre: float | None, pre_games: int | None, post: f
     `uscf rate` and `uscf db event` print a rating alike."""
     before = _rating(pre, pre_games)
     after = _rating(post, games_after) if post is not None else before
-    return f"{system}: {before} -> {after}{FLOOR_MARKS.get(floor_applied or '', '')}"
+    return f"{system}: {before} -> {after}{FLOOR_MARK.get(floor_applied or '', '')}"
 
 
 def event_heading(event_id: str, name: str, start: object, end: object) -> str:
