@@ -88,7 +88,8 @@ def estimate_command(games: tuple[str, ...], rating: str | None, n: str | None,
     uscf estimate --unrated --age 12 --fide 1500 --game 1600:W --game 1400:L
     uscf estimate --rating 1500 --score 1.5 --game 1600 --game 1500 --game 1450
     """
-    from ..estimator.estimate import ENGINE_REFUSALS, estimate
+    from ..core.pipeline import RATE_REFUSALS
+    from ..estimator.estimate import estimate
     from ..estimator.form import FormError, parse
     from ..estimator.text import render
 
@@ -117,7 +118,7 @@ def estimate_command(games: tuple[str, ...], rating: str | None, n: str | None,
     except FormError as error:
         raise click.UsageError("\n".join(
             f"{_option(issue.where)}: {issue.message}" for issue in error.issues)) from None
-    except ENGINE_REFUSALS as error:
+    except RATE_REFUSALS as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps(found.to_json(), indent=2))

@@ -29,11 +29,15 @@ from .model import SCORE, Rating, Section, SectionType, System
 from .norms import NormGames, norm_rules_for, section_norms, section_reason
 from .records import Before, Final, Games, Prepared, Trace, columns
 from .results import NormResult, Outcome, PlayerResult, RatingResult, SectionResult
-from .rules import RuleSet, rules_for
+from .rules import NoRuleSet, RuleSet, rules_for
 from .steps import Entrant, Game, merge_entrants
-from .timecontrol import parse_time_control, systems_for
+from .timecontrol import TimeControlError, parse_time_control, systems_for
 from .validate import Problem, SectionError, check_section, section_label
 
+#: What `rate_section` may refuse a section for, after it was read: an invalid section,
+#: a date before the rules this project covers, a time control no system covers.
+#: ValueError covers the rest (a section with neither systems nor a time control).
+RATE_REFUSALS = (SectionError, NoRuleSet, TimeControlError, ValueError)
 #: the section types rated by the procedure of section 1 (the others: sections 6 and 7)
 PROCEDURE_TYPES = (SectionType.SWISS, SectionType.ROUND_ROBIN)
 #: what `rate_rows` takes: a lineup, its pre-event ratings and `Before` values (per row)

@@ -59,14 +59,7 @@ from ..core.model import CfcRating, FideRating, Player, Rating, Result, Section,
 from ..core.performance import PerformanceRange, special_performance
 from ..core.pipeline import rate_section
 from ..core.results import RatingResult, SectionResult
-from ..core.rules import NoRuleSet
-from ..core.timecontrol import TimeControlError
-from ..core.validate import SectionError
 from ..formats.result_json import norm_to_dict, rating_to_dict
-
-#: what the engine may refuse an estimate's section for: a date before the rules this
-#: project covers, a section it cannot rate (ValueError covers the rest of its refusals)
-ENGINE_REFUSALS = (SectionError, NoRuleSet, TimeControlError, ValueError)
 
 DEFAULT_OPPONENT_GAMES = 30  #: "established" (more than 25 games) with some margin
 ASSUMED_GAMES = 26  #: N of a rating given without N: the fewest of an established rating
@@ -314,7 +307,7 @@ def section_for(inp: EstimateInput) -> Section:
 
 def estimate(inp: EstimateInput) -> Estimate:
     """Rate the player's games. A section the engine refuses raises the engine's own
-    error (`ENGINE_REFUSALS`), which the web app turns into a 422 page and the CLI into
+    error (`core.pipeline.RATE_REFUSALS`), which the web app turns into a 422 page and the CLI into
     a message. In the total-score mode, the other order of results is rated too, where
     it can differ."""
     section = section_for(inp)

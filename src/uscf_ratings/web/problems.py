@@ -12,18 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.rules import NoRuleSet
-from ..core.timecontrol import TimeControlError
+from ..core.pipeline import RATE_REFUSALS
 from ..core.validate import SectionError
 from ..estimator.form import FormError
 from ..formats.errors import ParseError
 from ..office.db import DatabaseError
 from ..office.office import OfficeError
 
-#: Input the engine refuses after reading it: an invalid section, a date before the rules
-#: this project covers, a time control no system covers. ValueError covers the rest of the
-#: engine's refusals (a section with neither systems nor a time control).
-RATING_FAILURES = (SectionError, NoRuleSet, TimeControlError, ValueError)
+#: Input the engine refuses after reading it (`core.pipeline.RATE_REFUSALS`)
+RATING_FAILURES = RATE_REFUSALS
 
 #: What a visitor can do about each refusal, in words (the error page says it).
 ADVICE = {

@@ -14,7 +14,6 @@ from starlette.exceptions import HTTPException
 from ...estimator.estimate import (
     ASSUMED_GAMES,
     DEFAULT_OPPONENT_GAMES,
-    ENGINE_REFUSALS,
     Estimate,
     estimate,
 )
@@ -23,7 +22,7 @@ from ...fidelity.verify import summary
 from .. import crosstable
 from ..deps import app_state
 from ..limits import MAX_PAGE_PLAYERS
-from ..problems import Problem, from_form_error, from_rating_error
+from ..problems import RATING_FAILURES, Problem, from_form_error, from_rating_error
 from ..rating import rate_event
 from ..uploads import Uploaded, event_from_json_text, filled, read_upload, supplied_from
 from .forms import read_form, split, upload
@@ -86,7 +85,7 @@ def _estimate(values: dict[str, str], lists: dict[str, list[str]], max_games: in
         raise from_form_error(error) from None
     try:
         return estimate(inp)
-    except ENGINE_REFUSALS as error:
+    except RATING_FAILURES as error:
         raise from_rating_error(error) from None
 
 
