@@ -37,6 +37,18 @@ def rounded_rating(value: float) -> int:
     return int(round_half_up(value))
 
 
+def plain(value: object) -> str:
+    """A number as explanations show it, without trailing zeros (K 28.96, bonus 0); "-"
+    for none.
+
+    >>> plain(28.9600001), plain(0), plain(None)
+    ('28.96', '0', '-')
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "-"
+    return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
 def published_form(rating: float | None, games: int | None) -> str:
     """A rating as crosstables and lists show it: 1456, or 1456P12 while provisional
     (based on 25 games or fewer); "unr." for no rating.

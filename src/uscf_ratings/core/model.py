@@ -46,6 +46,13 @@ class System(str, enum.Enum):
         return self.value
 
 
+#: the systems in words, as pages and the terminal name them (the 2025 text's opening
+#: paragraph)
+SYSTEM_NAMES = {System.R: "Regular", System.Q: "Quick", System.B: "Blitz",
+                System.OR: "Online Regular", System.OQ: "Online Quick",
+                System.OB: "Online Blitz"}
+
+
 class SectionType(str, enum.Enum):
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"

@@ -10,13 +10,10 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..core.formulas import round_half_up
-from ..core.model import System
+from ..core.formulas import plain, round_half_up
+from ..core.model import SYSTEM_NAMES, System
 from .estimate import DEFAULT_OPPONENT_GAMES, Estimate, Part
 
-SYSTEM_NAMES = {System.R: "Regular", System.Q: "Quick", System.B: "Blitz",
-                System.OR: "Online Regular", System.OQ: "Online Quick",
-                System.OB: "Online Blitz"}
 RESULT_WORDS = {"W": "won", "D": "drew", "L": "lost"}
 CAVEAT = ("This is an estimate. It rates your games against opponents who play only you, at "
           "the ratings you gave (as established players with N = "
@@ -29,13 +26,6 @@ CAVEAT = ("This is an estimate. It rates your games against opponents who play o
 def r2(value: float | None) -> str:
     """A rating to two decimals, rounded half up; "-" for none."""
     return "-" if value is None else f"{round_half_up(value, 2):.2f}"
-
-
-def plain(value: object) -> str:
-    """A number without trailing zeros (K 28.96, bonus 0); "-" for none."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return "-"
-    return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
 def render(est: Estimate) -> str:

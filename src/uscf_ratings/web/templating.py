@@ -10,17 +10,14 @@ import jinja2
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-from ..core.model import System
+from ..core.formulas import plain
+from ..core.model import SYSTEM_NAMES, System
 from ..estimator.estimate import AGE_GROUPS
 from .links import segment
 from .serving import digests
 from .settings import Settings
 
 STATIC_DIGESTS = digests(Path(__file__).resolve().parent / "static")
-#: the systems in words, as the pages name them (the 2025 text's opening paragraph)
-SYSTEM_NAMES = {System.R: "Regular", System.Q: "Quick", System.B: "Blitz",
-                System.OR: "Online Regular", System.OQ: "Online Quick",
-                System.OB: "Online Blitz"}
 
 
 def two_places(value: object) -> str:
@@ -29,13 +26,6 @@ def two_places(value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return "-"
     return str(value) if isinstance(value, int) else f"{value:.2f}"
-
-
-def plain(value: object) -> str:
-    """A number without trailing zeros (K 28.96, bonus 0); "-" for none."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return "-"
-    return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
 def code_spans(text: str) -> Markup:

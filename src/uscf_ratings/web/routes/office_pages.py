@@ -13,7 +13,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ...core.model import System
+from ...core.model import SYSTEM_NAMES, System
 from ...core.norms import NORM_CODES
 from ...office import queries, titles
 from .. import crosstable, downloads, reads
@@ -21,7 +21,6 @@ from ..chart import WIDTHS, history_svg, points_from_history
 from ..deps import Reading, app_state
 from ..limits import MAX_PAGE, MAX_SEARCH, STATE_PATTERN, STATE_QUERY
 from ..problems import Issue, Problem
-from ..templating import SYSTEM_NAMES
 
 router = APIRouter(include_in_schema=False)
 
