@@ -140,12 +140,7 @@ def _priority(player: Player, system: System, rules: RuleSet, end_date: date) ->
         else:
             converted = _foreign(player, item, rules)
             if converted is not None:
-                rating, games, text = converted
-                given = player.fide if item.kind == "FIDE" else player.cfc
-                assert given is not None
-                return Initial(rating, games, "priority", text, (
-                    Source(item.kind, rating, games, given=given.rating,
-                           conversion=conversion_words(item.kind, rules)),))
+                return converted
     return _age(player, rules, end_date)
 
 
@@ -160,20 +155,25 @@ def _from_system(rating: Rating | None, item: _FromSystem, established_after: fl
     return rating.rating, games
 
 
-def _foreign(player: Player, item: _Foreign, rules: RuleSet) -> tuple[float, int, str] | None:
+def _foreign(player: Player, item: _Foreign, rules: RuleSet) -> Initial | None:
+    """The priority list's FIDE or CFC item: the rating converted, with its N and the
+    rating as given (its `Source`), or None where the player has none to use."""
     if item.kind == "FIDE" and player.fide is not None:
-        fide = player.fide.rating
-        rating = conversions.FIDE[rules.fide_conversion](fide)
-        games = 0 if item.games == "0" else (10 if fide > 2150 else 5)
-        return rating, games, f"FIDE {fide:g} converted to {rating:.2f}, N = {games} (2017 text, 2.6)"
-    if item.kind == "CFC" and player.cfc is not None:
+        given = player.fide.rating
+        rating = conversions.FIDE[rules.fide_conversion](given)
+        games = 0 if item.games == "0" else (10 if given > 2150 else 5)
+    elif item.kind == "CFC" and player.cfc is not None:
         if rules.cfc_needs_residency and not player.cfc.canadian_resident:
             return None
-        cfc = player.cfc.rating
-        rating = conversions.CFC[rules.cfc_conversion](cfc)
-        games = 0 if item.games == "0" else (5 if cfc > 1500 else 0)
-        return rating, games, f"CFC {cfc:g} converted to {rating:.2f}, N = {games} (2017 text, 2.6)"
-    return None
+        given = player.cfc.rating
+        rating = conversions.CFC[rules.cfc_conversion](given)
+        games = 0 if item.games == "0" else (5 if given > 1500 else 0)
+    else:
+        return None
+    return Initial(rating, games, "priority",
+                   f"{item.kind} {given:g} converted to {rating:.2f}, N = {games} (2017 text, 2.6)",
+                   (Source(item.kind, rating, games, given=given,
+                           conversion=conversion_words(item.kind, rules)),))
 
 
 def conversion_words(kind: str, rules: RuleSet) -> str | None:

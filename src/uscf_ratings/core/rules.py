@@ -13,6 +13,7 @@ Coverage starts on 2013-05-08, when the effective-games formula of section 3 too
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
@@ -331,9 +332,11 @@ def rules_for(day: date) -> RuleSet:
     return RULE_SETS[index]
 
 
+@functools.lru_cache(maxsize=64)
 def change_setting(field: str, value: Any) -> RuleChange | None:
     """The row of the rules table that set ``field`` to ``value`` (the first, by date):
     what an explanation quotes for the rule it applied, in words and with its source.
+    Kept: the table does not change, and every converted first rating asks.
 
     >>> change_setting("fide_conversion", "2024").source
     '2024 text, section 2.1; 2025 text, section 8 (change log)'
