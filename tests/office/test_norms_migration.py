@@ -11,7 +11,7 @@ from tests.office.conftest import year
 from tests.office.test_norms_stored import stored_norms
 
 from uscf_ratings.office import schema
-from uscf_ratings.office.db import _alembic_config, writing
+from uscf_ratings.office.db import SCHEMA_HEAD, _alembic_config, writing
 from uscf_ratings.office.office import Office
 
 
@@ -44,6 +44,6 @@ def test_0009_up_and_down_keeps_every_row_and_a_re_rate_fills_the_norms(office: 
         c.execute(schema.member_norms.insert().values(
             member_id=next(iter(norms))[2], code="N:4", count=2, source="list"))
         assert c.execute(select(schema.member_norms.c.count)).scalar_one() == 2
-    assert office.init() == "0010"  # and on to the head
+    assert office.init() == SCHEMA_HEAD  # and on to the head
     office.correct(events[0].id, events[0])  # the same event again: every section re-rated
     assert stored_norms(office) == norms

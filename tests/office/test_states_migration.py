@@ -23,7 +23,7 @@ from tests.office.filled_before import DUMP, TABLES, fill
 
 from uscf_ratings.core.model import MatchChange, Rating, rating_of_fields
 from uscf_ratings.office import schema
-from uscf_ratings.office.db import Driver, _alembic_config, writing
+from uscf_ratings.office.db import SCHEMA_HEAD, Driver, _alembic_config, writing
 from uscf_ratings.office.office import Office
 from uscf_ratings.office.store import STATE_COLUMNS, state_of_columns, stored_match_changes
 from uscf_ratings.office.stored_rated import rerate_everything
@@ -111,7 +111,7 @@ def test_0010_moves_every_state_into_columns_and_back(office_url: str) -> None:
         assert any('"games_known": false' in t for t in before.values())
         assert any('"floor"' in t for t in before.values())
 
-        assert office.init() == "0010"
+        assert office.init() == SCHEMA_HEAD
         with office.engine.connect() as c:
             assert "state_after" not in {col["name"] for col in inspect(c).get_columns("ratings")}
         states = stored_states(office)
@@ -139,7 +139,7 @@ def test_a_database_filled_before_migrated_then_rerated_equals_one_filled_after(
         filled_after = snapshot(after)
         assert filled_after[1]  # the matches' changes are rows
 
-        assert office.init() == "0010"
+        assert office.init() == SCHEMA_HEAD
         assert snapshot(office) == filled_after  # migrated: the same rows already
         assert rerate_everything(office) == 21
         assert snapshot(office) == filled_after  # and rated again from them

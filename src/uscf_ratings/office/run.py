@@ -9,7 +9,8 @@ by hand and the histories US Chess published. The chain's state carries from one
 the next, and from one transaction to the next where `uscf db rate` of many files
 shares a run (`resume`). Each part's results are written in bulk, without their
 explanations (office/explain.py rebuilds those); a re-rate writes the rows of the
-sections stored from its key on again in place (store.write_sections).
+sections stored from its key on again in place (store.write_sections), but for those
+whose rows come out as stored, which it knows by their digest (office/digest.py).
 
 Several transactions in a row can share a run: `RatingRun.resume` keeps its state
 when the database is as the run left it, which it knows from the id of the last audit
@@ -37,6 +38,7 @@ from .collector import fewer_collections
 from .db import Driver
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
+    ROW_ORDER,
     SYSTEM_CODES,
     SectionKey,
     after_or_at,
@@ -56,6 +58,7 @@ from .store import (
     stored_histories,
     stored_members,
     stored_sections,
+    write_digests,
     write_sections,
 )
 from .submission import SectionEntry, Submission, stored_event, submission
@@ -116,8 +119,11 @@ def last_audit_id(c: Connection) -> int:
 class RatingRun:
     """Rates sections in order inside a transaction, through the history engine."""
 
-    def __init__(self, c: Connection):
+    def __init__(self, c: Connection, rewrite: bool = False):
         self.c = c
+        #: write every section's rows, even those whose digest says they are as stored
+        #: (a check that the stored rows are what a re-rate gives: stored_rated.py)
+        self.rewrite = rewrite
         self.driver = Driver(c)  #: for the statements run once per part
         self.merged = aliases(c)
         self.floors: FloorsSetByHand = office_floors(c, None)
@@ -139,6 +145,8 @@ class RatingRun:
         #: first seen meanwhile are those before the key
         self.stored: dict[SectionKey, int] = {}
         self.rerating: SectionKey | None = None
+        #: the digest of each stored section's rows (office/digest.py), where known
+        self.digests: dict[SectionKey, str] = {}
         #: whether a stored state may carry match changes (store.write_sections)
         self.had_changes = has_match_changes(self.driver)
         #: the engine's slots and state, carried from part to part and run to run
@@ -182,11 +190,14 @@ class RatingRun:
         if self.appending:  # nothing rated from ``key`` on: just the sections added
             keys = sorted(k for k in self.added if k >= key)
         else:
-            keys = [(end, start, event_id, number) for event_id, number, start, end in c.execute(
+            found = c.execute(
                 select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
-                       t.sections.c.end_date)
+                       t.sections.c.end_date, t.sections.c.rows_digest)
                 .where(after_or_at(t.sections, key))
-                .order_by(*order_key(t.sections).clauses))]
+                .order_by(*order_key(t.sections).clauses)).all()
+            keys = [(end, start, event_id, number) for event_id, number, start, end, _ in found]
+            self.digests = {(end, start, event_id, number): digest
+                            for event_id, number, start, end, digest in found if digest}
             self.stored = stored_sections(c, key)
             self._forget()  # states read before may be later than ``key``: read again
             if self.stored:
@@ -213,7 +224,8 @@ class RatingRun:
                 if last_of[event_id] == i:  # its last section: a year would not fit
                     del self.events[event_id]
             rated += self._rate_part(part)
-        self.stored, self.rerating = {}, None  # every row from ``key`` on is written again
+        # every row from ``key`` on is written again, or found as stored
+        self.stored, self.rerating, self.digests = {}, None, {}
         return rated
 
     def _forget(self) -> None:
@@ -269,26 +281,37 @@ class RatingRun:
 
     def _write(self, laid: HistoryLayout, done: Any, part: list[tuple[ToRate, SectionEntry]]
                ) -> list[Rated]:
-        """The part's results written in bulk: each section's rows and match changes."""
+        """The part's results written in bulk: each section's rows and match changes,
+        and its digest; a section stored with the digest its rows have now is left as
+        it is (office/digest.py)."""
         driver = self.driver
         models = {m.section: m for m in done.models}
-        outputs = _columns(done.outputs)
         by_row = done.extras.by_row
+        digests = _digests(laid, done, [entry for entry, _ in part], models)
+        outputs = _columns(done.outputs)
         slots = laid.slot.tolist()
         won, drawn, lost = laid.won.tolist(), laid.drawn.tolist(), laid.lost.tolist()
         sections = []
+        new_digests: list[tuple[str | None, str, int]] = []
         rated: list[Rated] = []
         for i, (entry, _) in enumerate(part):
-            key = entry.key
+            key, digest = entry.key, digests[i]
+            self.last = key
+            stored, before = self.stored.pop(key, 0), self.digests.get(key)
+            if stored and digest is not None and digest == before and not self.rewrite:
+                rated.append(Rated(key, stored))  # its rows are the stored ones
+                continue
             columns = (entry.event_id, entry.number, driver.date(entry.end),
                        driver.date(entry.start))
             changes: list[tuple[Any, ...]] = []
             rows = self._section_rows(i, entry, columns, laid, models, outputs, by_row,
                                       changes, (slots, won, drawn, lost))
-            sections.append((columns, rows, self.stored.pop(key, 0), changes))
+            sections.append((columns, rows, stored, changes))
             rated.append(Rated(key, len(rows)))
-            self.last = key
+            if digest != before:
+                new_digests.append((digest, entry.event_id, entry.number))
         write_sections(driver, sections, self.had_changes)
+        write_digests(driver, new_digests)
         self.had_changes = self.had_changes or any(s[3] for s in sections)
         return rated
 
@@ -416,6 +439,37 @@ def _columns(outputs: Any) -> dict[str, list[Any]]:
             values = [None if v < 0 else v for v in values]
         out[name] = values
     return out
+
+
+def _digests(laid: HistoryLayout, done: Any, part: Sequence[ToRate], models: dict[int, Any]
+             ) -> list[str | None]:
+    """The digest of each section's rows (office/digest.py), None for one rated from
+    its model."""
+    from .digest import section_digests, section_identity
+
+    spans: list[tuple[int, int] | None] = []
+    identities: list[bytes] = []
+    for i, entry in enumerate(part):
+        laid_lineup = entry.lineup
+        if i in models or laid_lineup is None:
+            spans.append(None)
+            identities.append(b"")
+            continue
+        start = int(laid.section_rows[i])
+        spans.append((start, start + len(laid_lineup.systems) * laid_lineup.size))
+        identities.append(section_identity(
+            entry.event_id, entry.number, entry.end, entry.start,
+            [SYSTEM_CODES[s] for s in laid_lineup.systems], laid_lineup.ids))
+    outputs = done.outputs
+    return section_digests(_seed(tuple(outputs._fields)), (*outputs, laid.won, laid.drawn,
+                                                           laid.lost),
+                           spans, identities, done.extras.by_row)
+
+
+@cache
+def _seed(output_fields: tuple[str, ...]) -> bytes:
+    from .digest import format_seed
+    return format_seed(output_fields, ROW_ORDER)
 
 
 def _rows(section: tuple[Any, ...], rows: range, slots: list[int],

@@ -148,6 +148,9 @@ sections = Table(
     Column("end_date", Date, nullable=False),
     Column("systems", String(32), nullable=False),
     Column("rule_set", Date, nullable=False),
+    #: the digest of the rows its rating wrote (office/digest.py); NULL: none known, the
+    #: next re-rate writes them again
+    Column("rows_digest", String(32)),
     Index("sections_order", "end_date", "start_date", "event_id", "number"),
 )
 
