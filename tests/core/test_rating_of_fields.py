@@ -1,5 +1,6 @@
 """`model.rating_of_fields` makes the value ``Rating(...)`` makes, in less time: the same
-fields, equal, hashed alike, frozen, and a copy with `dataclasses.replace` or pickle."""
+fields, equal, hashed alike, frozen, and a copy with `dataclasses.replace` or pickle;
+`model.player_of_fields` likewise for ``Player(...)``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uscf_ratings.core.model import MatchChange, Rating, rating_of_fields
+from uscf_ratings.core.model import (
+    CfcRating,
+    FideRating,
+    InitialRating,
+    MatchChange,
+    Player,
+    Rating,
+    Result,
+    System,
+    player_of_fields,
+    rating_of_fields,
+)
 
 counts = st.one_of(st.none(), st.integers(0, 10**6))
 ratings = st.one_of(st.none(), st.floats(0, 3000))
@@ -67,3 +79,33 @@ def test_it_pickles_as_rating_of_fields() -> None:
 @dataclass(frozen=True)
 class KeptRating(Rating):
     """A subclass, pickled by the default way (importable, as pickle needs)."""
+
+
+def test_player_of_fields_takes_every_field_of_player_in_order() -> None:
+    """A field added to Player must be added to player_of_fields too."""
+    assert list(inspect.signature(player_of_fields).parameters) == [f.name for f in
+                                                                     fields(Player)]
+
+
+@given(st.tuples(
+    st.integers(1, 999), st.text(max_size=8), st.text(max_size=8),
+    st.one_of(st.none(), st.dates()), st.one_of(st.none(), st.booleans()),
+    st.dictionaries(st.sampled_from(list(System)),
+                    st.builds(Rating, st.floats(0, 3000), st.integers(0, 10**6)), max_size=2),
+    st.dictionaries(st.sampled_from(list(System)),
+                    st.builds(InitialRating, st.floats(0, 3000), st.integers(0, 30)), max_size=1),
+    st.one_of(st.none(), st.builds(FideRating, st.floats(1000, 2800),
+                                   st.one_of(st.none(), st.dates()))),
+    st.one_of(st.none(), st.builds(CfcRating, st.floats(1000, 2800))),
+    st.lists(st.builds(Result, st.integers(1, 9), st.sampled_from("WLDX"),
+                       st.one_of(st.none(), st.integers(1, 99))), max_size=3).map(tuple)))
+def test_player_of_fields_makes_what_the_class_makes(values: tuple[object, ...]) -> None:
+    made = player_of_fields(*values)  # type: ignore[arg-type]
+    expected = Player(*values)  # type: ignore[arg-type]
+    assert type(made) is Player
+    assert vars(made) == vars(expected)
+    assert made == expected
+    assert pickle.loads(pickle.dumps(made)) == expected
+    assert replace(made, pair=1000) == replace(expected, pair=1000)
+    with pytest.raises(FrozenInstanceError):
+        made.pair = 5  # type: ignore[misc]

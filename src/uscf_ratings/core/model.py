@@ -235,6 +235,22 @@ class Player:
     results: tuple[Result, ...] = ()
 
 
+def player_of_fields(pair: int, id: str, name: str, birth_date: date | None,
+                     adult: bool | None, ratings: Mapping[System, Rating],
+                     initial: Mapping[System, InitialRating], fide: FideRating | None,
+                     cfc: CfcRating | None, results: tuple[Result, ...]) -> Player:
+    """``Player(...)`` with every field given, in the class's order, as
+    `rating_of_fields` makes a `Rating`: the same value, made without setting each field
+    through ``object.__setattr__``. Reading an event makes one for every player (a
+    year's re-rate reads 300,000 again, office/prefetch.py)."""
+    made: Player = _new(Player)
+    _set(made, "__dict__", {
+        "pair": pair, "id": id, "name": name, "birth_date": birth_date, "adult": adult,
+        "ratings": ratings, "initial": initial, "fide": fide, "cfc": cfc,
+        "results": results})
+    return made
+
+
 @dataclass(frozen=True)
 class Section:
     number: int

@@ -34,6 +34,8 @@ from ..core.model import (
     Section,
     SectionType,
     System,
+    player_of_fields,
+    rating_of_fields,
 )
 from .bounds import parse_json, read_input
 from .common import in_domain
@@ -202,31 +204,34 @@ class _Builder:
                    for k, v in p.get("initial", {}).items()}
         fide = p.get("fide")
         cfc = p.get("cfc")
-        return Player(
-            pair=p["pair"], id=p.get("id", ""), name=p.get("name", ""),
-            birth_date=self.calendar_date(p.get("birth_date"), f"{where}.birth_date"),
-            adult=p.get("adult"), ratings=ratings, initial=initial,
-            fide=FideRating(fide["rating"], self.calendar_date(fide.get("date"), f"{where}.fide.date"))
+        cells = p["results"]
+        # every field given at once (`model.player_of_fields`, `model.rating_of_fields`):
+        # a reader makes one for every player and rating of a file, and a re-rate reads
+        # every stored event again (office/prefetch.py)
+        return player_of_fields(
+            p["pair"], p.get("id", ""), p.get("name", ""),
+            self.calendar_date(p.get("birth_date"), f"{where}.birth_date"),
+            p.get("adult"), ratings, initial,
+            FideRating(fide["rating"], self.calendar_date(fide.get("date"), f"{where}.fide.date"))
             if fide else None,
-            cfc=CfcRating(cfc["rating"], self.calendar_date(cfc.get("date"), f"{where}.cfc.date"),
-                          cfc.get("canadian_resident", True)) if cfc else None,
-            results=tuple(parse_cell(cell, n) for n, cell in enumerate(p["results"], start=1)),
+            CfcRating(cfc["rating"], self.calendar_date(cfc.get("date"), f"{where}.cfc.date"),
+                      cfc.get("canadian_resident", True)) if cfc else None,
+            tuple(map(parse_cell, cells, range(1, len(cells) + 1))),
         )
 
     def rating(self, r: dict[str, Any], where: str, section_start: date) -> Rating:
-        return Rating(
-            rating=float(r["rating"]), games=r["games"],
-            date=self.calendar_date(r.get("date"), f"{where}.date") or section_start,
-            wins=r.get("wins"), draws=r.get("draws"), losses=r.get("losses"),
-            events3=r.get("events3"), peak=r.get("peak"), floor=r.get("floor"),
-            floor_lowered_from=r.get("floor_lowered_from"),
-            floor_lowered_to=r.get("floor_lowered_to"),
-            olm=r.get("olm", False), games_above_2200=r.get("games_above_2200"),
-            games_known=r.get("games_known", True),
-            match_changes=tuple(
+        get = r.get
+        return rating_of_fields(
+            float(r["rating"]), r["games"],
+            self.calendar_date(get("date"), f"{where}.date") or section_start,
+            get("wins"), get("draws"), get("losses"), get("events3"), get("peak"),
+            get("floor"), get("floor_lowered_from"), get("floor_lowered_to"),
+            get("olm", False), get("games_above_2200"),
+            tuple(
                 MatchChange(self.calendar_date(c["date"], f"{where}.match_changes[{i}].date")
                             or section_start, float(c["change"]))
                 for i, c in enumerate(r["match_changes"])) if "match_changes" in r else (),
+            get("games_known", True),
         )
 
 
