@@ -101,14 +101,21 @@ class FileRatings(Sequence["Rating | None"]):
         self._items: tuple[Rating | tuple[Any, ...] | None, ...] = tuple(ratings)
 
     @classmethod
-    def _of_items(cls, items: tuple[Rating | tuple[Any, ...] | None, ...]) -> FileRatings:
+    def of_fields(cls, items: tuple[Rating | tuple[Any, ...] | None, ...]) -> FileRatings:
+        """Ratings given as their fields (`model.rating_fields`), or as ratings: made
+        when read (office/stored_lineup.py reads a section's stored lineup so)."""
         made = cls.__new__(cls)
         made._items = items
         return made
 
+    @property
+    def items(self) -> tuple[Rating | tuple[Any, ...] | None, ...]:
+        """Each rating, or its fields, as held."""
+        return self._items
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its ratings' fields (a subclass of `Rating` as itself)."""
-        return FileRatings._of_items, (tuple(
+        return FileRatings.of_fields, (tuple(
             rating_fields(r) if r.__class__ is Rating else r for r in self._items),)
 
     @overload
@@ -200,11 +207,7 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
         drawn.append(games.count(0.5))
         last.append(len(opponent))
     first = [0, *last[:-1]] if last else []
-    dual = System.R in systems and System.Q in systems
-    half = section.k is KFactor.HALF
-    terms = tuple((half, dual and s is System.R, s is System.R, s in rules.absolute_floor_systems,
-                   rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents)
-                  for s in systems)
+    terms = lineup_terms(section.k is KFactor.HALF, systems, rules)
     ratings = tuple(rating_of(e, s) for s in systems for e in entrants)
     size = len(entrants)
     unrated = {row % size: entrants[row % size].first
@@ -213,6 +216,18 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                   tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
                   tuple(first), tuple(last), tuple(opponent), tuple(score), tuple(won),
                   tuple(drawn), ratings, unrated, rules.constants)
+
+
+def lineup_terms(half: bool, systems: tuple[System, ...], rules: RuleSet
+                 ) -> tuple[tuple[bool, bool, bool, bool, float, bool], ...]:
+    """`Lineup.terms`: for each system, whether K is halved (a section rated at half K),
+    whether it is the Regular rating of a dual-rated section, whether it is Regular,
+    whether its floors are absolute, the bonus threshold and whether the bonus's
+    three-game test needs distinct opponents (``rules``)."""
+    dual = System.R in systems and System.Q in systems
+    return tuple((half, dual and s is System.R, s is System.R, s in rules.absolute_floor_systems,
+                  rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents)
+                 for s in systems)
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, literal, select, tuple_
 
 from ..core.layout import Lineup, lineup
 from ..core.model import Event, Rating, Section, System
@@ -187,17 +187,21 @@ class RatingRun:
 
     def _rate_from(self, key: SectionKey) -> list[Rated]:
         c = self.c
+        #: the events of sections stored without their lineup, read from their JSON
+        without: set[str] = set()
         if self.appending:  # nothing rated from ``key`` on: just the sections added
             keys = sorted(k for k in self.added if k >= key)
         else:
             found = c.execute(
                 select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
-                       t.sections.c.end_date, t.sections.c.rows_digest)
+                       t.sections.c.end_date, t.sections.c.rows_digest,
+                       t.sections.c.lineup.is_(None))
                 .where(after_or_at(t.sections, key))
                 .order_by(*order_key(t.sections).clauses)).all()
-            keys = [(end, start, event_id, number) for event_id, number, start, end, _ in found]
+            keys = [(end, start, event_id, number) for event_id, number, start, end, *_ in found]
             self.digests = {(end, start, event_id, number): digest
-                            for event_id, number, start, end, digest in found if digest}
+                            for event_id, number, start, end, digest, _ in found if digest}
+            without = {event_id for event_id, *_, none in found if none}
             self.stored = stored_sections(c, key)
             self._forget()  # states read before may be later than ``key``: read again
             if self.stored:
@@ -209,20 +213,26 @@ class RatingRun:
                     self._load_stored_members(key)
         self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
-        ahead = self._read_ahead(keys)
+        ahead = self._read_ahead([k for k in keys if k[2] in without])
         rated: list[Rated] = []
         for at in range(0, len(keys), PART):
-            self._load_part(keys[at:at + PART])
+            kept = self._stored_lineups(keys[at:at + PART], without)
+            self._load_part(keys[at:at + PART], kept)
             part: list[tuple[ToRate, SectionEntry]] = []
             for i in range(at, min(at + PART, len(keys))):
                 end, start, event_id, number = keys[i]
-                if event_id not in self.events and ahead is not None:
-                    self._take(next(ahead))
-                event, pre_ratings = self._event(event_id)
-                entry = event.section(number)
-                part.append((self._to_rate(event, entry, pre_ratings), entry))
+                stored_lineup = kept.get(keys[i])
+                if stored_lineup is not None:
+                    entry, pre_ratings = stored_lineup
+                else:
+                    if event_id not in self.events and ahead is not None and \
+                            event_id in without:
+                        self._take(next(ahead))
+                    event, pre_ratings = self._event(event_id)
+                    entry = event.section(number)
+                part.append((self._to_rate(event_id, entry, pre_ratings), entry))
                 if last_of[event_id] == i:  # its last section: a year would not fit
-                    del self.events[event_id]
+                    self.events.pop(event_id, None)
             rated += self._rate_part(part)
         # every row from ``key`` on is written again, or found as stored
         self.stored, self.rerating, self.digests = {}, None, {}
@@ -235,7 +245,7 @@ class RatingRun:
         self.starting.clear()
         self.own.clear()
 
-    def _to_rate(self, event: Submission, entry: SectionEntry, pre_ratings: PreRatings
+    def _to_rate(self, event_id: str, entry: SectionEntry, pre_ratings: PreRatings
                  ) -> ToRate:
         """A section as the engine takes it: its lineup with merged ids followed, or for a
         match or a foreign event its model."""
@@ -244,22 +254,22 @@ class RatingRun:
         laid = entry.lineup
         model: Section | None = None
         if laid is None:
-            model = merged_followed(self._model(event, entry), self.merged)
+            model = merged_followed(self._model(event_id, entry), self.merged)
             self._load({p.id: p.name for p in model.players if p.id})
         else:
             if self.merged and any(i in self.merged for i in laid.ids):
-                laid = self._merged_lineup(event, entry, laid)
+                laid = self._merged_lineup(event_id, entry, laid)
             self._load({i: n for i, n in zip(laid.ids, laid.names, strict=True) if i})
-        return ToRate(event.id, entry.number, entry.start_date, entry.end_date, laid, model,
+        return ToRate(event_id, entry.number, entry.start_date, entry.end_date, laid, model,
                       pre_ratings, entry.norm_reason is None)
 
-    def _merged_lineup(self, event: Submission, entry: SectionEntry, laid: Lineup) -> Lineup:
+    def _merged_lineup(self, event_id: str, entry: SectionEntry, laid: Lineup) -> Lineup:
         """The lineup with merged ids followed: made again from the model where two of its
         ids are one member (rare: they are then one player, as a member entered twice)."""
         ids = [self.merged.get(i, i) for i in laid.ids]
         if len(set(i for i in ids if i)) == len([i for i in ids if i]):
             return replace(laid, ids=tuple(ids))
-        section = merged_followed(self._model(event, entry), self.merged)
+        section = merged_followed(self._model(event_id, entry), self.merged)
         rules = rules_for(section.start_date)
         return lineup(section, rules, laid.systems, merge_entrants(section.players))
 
@@ -334,9 +344,41 @@ class RatingRun:
         return _rows(columns, range(start, stop), slots, laid.slots.keys, outputs, by_row,
                      changes, won, drawn, lost)
 
-    def _model(self, event: Submission, entry: SectionEntry) -> Section:
-        model = event.model if event.has_model else self._stored(event.id)[0]
+    def _model(self, event_id: str, entry: SectionEntry) -> Section:
+        """A section's model: from the event this run holds, else its stored JSON."""
+        held = self.events.get(event_id)
+        model = held[0].model if held is not None and held[0].has_model else \
+            self._stored(event_id)[0]
         return next(s for s in model.sections if s.number == entry.number)
+
+    def _stored_lineups(self, keys: Sequence[SectionKey], without: set[str]
+                        ) -> dict[SectionKey, tuple[SectionEntry, PreRatings]]:
+        """The sections of ``keys`` (in rating order) this run rates from their stored
+        lineup (office/stored_lineup.py), read with one query: those of events it does
+        not hold and that have theirs (none of ``without``). A text of another format
+        is left out: its section is read from the event JSON."""
+        from .stored_lineup import read_lineup
+
+        wanted = {k for k in keys if k[2] not in self.events and k[2] not in without}
+        if not wanted:
+            return {}
+        s = t.sections.c
+        found: dict[SectionKey, tuple[SectionEntry, PreRatings]] = {}
+        for event_id, number, name, start, end, systems, rule_set, text in self.c.execute(
+                select(s.event_id, s.number, s.name, s.start_date, s.end_date, s.systems,
+                       s.rule_set, s.lineup)
+                .where(after_or_at(t.sections, keys[0]),
+                       order_key(t.sections) <= tuple_(*map(literal, keys[-1])))
+                .order_by(*order_key(t.sections).clauses)):
+            key = (end, start, event_id, number)
+            if key not in wanted:
+                continue
+            in_systems = tuple(System(x) for x in systems.split(","))
+            kept = read_lineup(text, in_systems, start)
+            if kept is not None:
+                found[key] = (SectionEntry(number, name, start, end, in_systems, rule_set,
+                                           kept.lineup, kept.norm_reason), kept.mode)
+        return found
 
     def _load_stored_members(self, key: SectionKey) -> None:
         """Before a long re-rate, the members it rates again (those with rows from
@@ -351,15 +393,18 @@ class RatingRun:
         for at in range(0, len(ids), LOAD_AT_ONCE):
             self._load(dict.fromkeys(ids[at:at + LOAD_AT_ONCE], ""))
 
-    def _load_part(self, keys: Sequence[SectionKey]) -> None:
-        """The members of a part's sections whose events this run holds, loaded at once
-        (a few queries for them all, rather than a few a section: a round trip each on
-        PostgreSQL). What the database holds of them before the part does not change
-        until the part is written."""
+    def _load_part(self, keys: Sequence[SectionKey],
+                   kept: dict[SectionKey, tuple[SectionEntry, PreRatings]]) -> None:
+        """The members of a part's sections whose events this run holds or whose lineups
+        are stored (``kept``), loaded at once (a few queries for them all, rather than a
+        few a section: a round trip each on PostgreSQL). What the database holds of them
+        before the part does not change until the part is written."""
         names: dict[str, str] = {}
-        for _, _, event_id, number in keys:
+        for key in keys:
+            _, _, event_id, number = key
             held = self.events.get(event_id)
-            laid = held[0].section(number).lineup if held is not None else None
+            laid = held[0].section(number).lineup if held is not None else (
+                kept[key][0].lineup if key in kept else None)
             if laid is not None:
                 names.update((self.merged.get(i, i), n)
                              for i, n in zip(laid.ids, laid.names, strict=True) if i)

@@ -151,6 +151,9 @@ sections = Table(
     #: the digest of the rows its rating wrote (office/digest.py); NULL: none known, the
     #: next re-rate writes them again
     Column("rows_digest", String(32)),
+    #: its lineup as a re-rate reads it (office/stored_lineup.py); NULL: read from the
+    #: event JSON
+    Column("lineup", Text),
     Index("sections_order", "end_date", "start_date", "event_id", "number"),
 )
 

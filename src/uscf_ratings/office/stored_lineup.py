@@ -1,0 +1,152 @@
+"""A section's lineup kept with it, so that a re-rate reads it without its event JSON.
+
+A re-rate rates every section from its key on again (office/run.py). It read each stored
+event's JSON back into the model and made its sections' lineups again (core/layout.py):
+about half a millisecond an event, 6 s of CPU time for the synthetic year's 11,976
+events, which on two cores was as long as the rating loop itself (docs/performance.md).
+``sections.lineup`` keeps, as JSON, what the lineup is made of that comes from the file:
+the entrants (pair, member id, name), their rated games, the games won and drawn, the
+file's rating of each row, and, for the rows the file leaves unrated, the player Step 1
+reads (without the results, as `submission._travelling` sends it). With it go the
+section's K (full or half), why it earns no norm (or none), and the event's pre_ratings
+mode. What comes from the rules is made again when read, from the program's rule sets
+(`core.layout.lineup_terms`, `RuleSet.constants`), as a lineup made from the event JSON
+would be; the section's systems are those of the ``systems`` column, as stored.
+
+A match or a foreign FIDE event (rated from its model, sections 6 and 7) keeps a text
+that says so, and the loop reads its event JSON. NULL (a section stored before revision
+0011 whose event JSON could not be read) or a text of another `LINEUP_FORMAT` is read
+from the event JSON, as before: raise the format with any change to how a lineup is
+made from a section (core/layout.lineup, core/steps.merge_entrants), and the texts
+stored before it are not used (`uscf db upgrade` writes them again; a test holds the
+text read back to the lineup made from the model, for every real section).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from ..core.layout import FileRatings, Lineup, lineup_terms
+from ..core.model import (
+    CfcRating,
+    FideRating,
+    InitialRating,
+    MatchChange,
+    Player,
+    Rating,
+    System,
+    player_of_fields,
+    rating_fields,
+    rating_of_fields,
+)
+from ..core.pre_event import PreRatings
+from ..core.rules import rules_for
+
+#: the version of the text: raise it with any change to how a lineup is made
+LINEUP_FORMAT = 1
+_DATE_AT = 2  #: where a rating's fields hold its date, and its match changes
+_CHANGES_AT = 13
+
+
+def lineup_text(laid: Lineup | None, norm_reason: str | None, mode: PreRatings) -> str:
+    """The text ``sections.lineup`` keeps of a section's lineup (None: a section rated
+    from its model)."""
+    if laid is None:
+        return json.dumps({"format": LINEUP_FORMAT, "model": True, "mode": mode.value,
+                           "norm_reason": norm_reason})
+    return json.dumps({
+        "format": LINEUP_FORMAT, "mode": mode.value, "half": laid.terms[0][0],
+        "norm_reason": norm_reason, "pairs": laid.pairs, "ids": laid.ids,
+        "names": laid.names, "first": laid.first, "last": laid.last,
+        "opponent": laid.opponent, "score": laid.score, "won": laid.won,
+        "drawn": laid.drawn, "ratings": [_fields_out(item) for item in _items(laid)],
+        "unrated": [[e, *_player_out(p)] for e, p in laid.unrated.items()]})
+
+
+class StoredLineup:
+    """A section's lineup as ``sections.lineup`` keeps it, read (`read_lineup`)."""
+
+    __slots__ = ("lineup", "norm_reason", "mode")
+
+    def __init__(self, lineup: Lineup | None, norm_reason: str | None, mode: PreRatings):
+        self.lineup = lineup  #: None: a section rated from its model
+        self.norm_reason = norm_reason
+        self.mode = mode
+
+
+def read_lineup(text: str | None, systems: tuple[System, ...], start: date
+                ) -> StoredLineup | None:
+    """The lineup of a section rated in ``systems`` from ``start``, from its text; None
+    where there is none to read (NULL, or a text of another format)."""
+    if text is None:
+        return None
+    data = json.loads(text)
+    if data.get("format") != LINEUP_FORMAT:
+        return None
+    mode = PreRatings(data["mode"])
+    if data.get("model"):
+        return StoredLineup(None, data["norm_reason"], mode)
+    rules = rules_for(start)
+    laid = Lineup(
+        systems, lineup_terms(data["half"], systems, rules), tuple(data["pairs"]),
+        tuple(data["ids"]), tuple(data["names"]), tuple(data["first"]), tuple(data["last"]),
+        tuple(data["opponent"]), tuple(data["score"]), tuple(data["won"]),
+        tuple(data["drawn"]), FileRatings.of_fields(tuple(map(_fields_in, data["ratings"]))),
+        {e: _player_in(values) for e, *values in data["unrated"]}, rules.constants)
+    return StoredLineup(laid, data["norm_reason"], mode)
+
+
+def _items(laid: Lineup) -> tuple[Rating | tuple[Any, ...] | None, ...]:
+    ratings = laid.ratings
+    return ratings.items if isinstance(ratings, FileRatings) else tuple(ratings)
+
+
+def _fields_out(item: Rating | tuple[Any, ...] | None) -> list[Any] | None:
+    """A rating's fields (`model.rating_fields`) as JSON values."""
+    if item is None:
+        return None
+    values = list(rating_fields(item) if isinstance(item, Rating) else item)
+    day = values[_DATE_AT]
+    values[_DATE_AT] = None if day is None else day.isoformat()
+    values[_CHANGES_AT] = [[c.date.isoformat(), c.change] for c in values[_CHANGES_AT]]
+    return values
+
+
+def _fields_in(values: list[Any] | None) -> tuple[Any, ...] | None:
+    if values is None:
+        return None
+    day = values[_DATE_AT]
+    values[_DATE_AT] = None if day is None else date.fromisoformat(day)
+    values[_CHANGES_AT] = tuple(MatchChange(date.fromisoformat(d), c)
+                                for d, c in values[_CHANGES_AT])
+    return tuple(values)
+
+
+def _player_out(p: Player) -> list[Any]:
+    """A player Step 1 reads (its results are not kept), as JSON values."""
+    return [p.pair, p.id, p.name, None if p.birth_date is None else p.birth_date.isoformat(),
+            p.adult, [[s.value, _fields_out(r)] for s, r in p.ratings.items()],
+            [[s.value, i.rating, i.games] for s, i in p.initial.items()],
+            None if p.fide is None else [p.fide.rating, _day(p.fide.date)],
+            None if p.cfc is None else [p.cfc.rating, _day(p.cfc.date),
+                                        p.cfc.canadian_resident]]
+
+
+def _player_in(values: list[Any]) -> Player:
+    pair, ident, name, birth, adult, ratings, initial, fide, cfc = values
+    return player_of_fields(
+        pair, ident, name, None if birth is None else date.fromisoformat(birth), adult,
+        {System(s): rating_of_fields(*_fields_in(r)) for s, r in ratings},  # type: ignore[misc]
+        {System(s): InitialRating(r, g) for s, r, g in initial},
+        None if fide is None else FideRating(fide[0], _date_in(fide[1])),
+        None if cfc is None else CfcRating(cfc[0], _date_in(cfc[1]), cfc[2]), ())
+
+
+def _day(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _date_in(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
