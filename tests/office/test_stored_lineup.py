@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from uscf_ratings.core.layout import FileRatings, holds_rating, rated_file_row
 from uscf_ratings.core.model import (
     CfcRating,
     Event,
@@ -48,6 +49,13 @@ def read_back(event: Event, mode: PreRatings = PreRatings.DATABASE) -> int:
                 None if r is None else vars(r) for r in entry.lineup.ratings]  # type: ignore[union-attr]
             assert {e: vars(p) for e, p in kept.lineup.unrated.items()} == {
                 e: vars(p) for e, p in entry.lineup.unrated.items()}  # type: ignore[union-attr]
+            made = entry.lineup.ratings  # type: ignore[union-attr]
+            for row in range(len(made)):  # as the rating loop reads them, without making them
+                assert holds_rating(kept.lineup.ratings, row) == holds_rating(made, row)
+                if holds_rating(made, row):
+                    assert rated_file_row(kept.lineup.ratings, row) == rated_file_row(made, row)
+            sent = pickle.loads(pickle.dumps(kept.lineup.ratings))  # to another process
+            assert type(sent) is FileRatings and sent == made
     return len(taken.sections)
 
 

@@ -32,6 +32,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from itertools import compress
 from typing import NamedTuple, Protocol
 
 import numpy as np
@@ -42,6 +43,7 @@ from ..core.layout import (
     UNRATED_ROW,
     BeforeRow,
     Columns,
+    FileRatings,
     Lineup,
     holds_rating,
     rated_file_row,
@@ -128,20 +130,12 @@ class Slots:
     def places(self, members: Sequence[str], system: System) -> list[int]:
         """The slot of each of ``members`` in ``system``, made in that order where new;
         -1 for a player without a member id."""
-        index, keys = self.index, self.keys
-        out = []
-        for member in members:
-            if not member:
-                out.append(-1)
-                continue
-            key = (member, system)  # one tuple for the index and the list (a year has
-            place = index.get(key)  # 200,000 of them: two would take 11 MB more)
-            if place is None:
-                place = index[key] = len(keys)
-                keys.append(key)
-                self.rated.append(0)
-                self.own.append(0)
-            out.append(place)
+        get = self.index.get
+        out = [get((member, system), -1) for member in members]  # most are found
+        if -1 in out:  # new member-systems, or players without a member id
+            for e, member in enumerate(members):
+                if out[e] < 0 and member:
+                    out[e] = self.of((member, system))
         return out
 
 
@@ -360,9 +354,16 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
         # each row's slot, made in row order (system by system), before anything reads them
         places = [slots.places(ids, system) for system in laid.systems]
         held = _held(laid.ratings)
+        # where each row's pre-event rating comes from, by system: the chain's state
+        # (``chained``), else the file's (``filed``), else Step 1
+        chained = [[place >= 0 and known[place] == 1 for place in group] for group in places]
+        filed = [[not c and h for c, h in zip(chain, held[g * size:(g + 1) * size],
+                                              strict=True)]
+                 for g, chain in enumerate(chained)]
+        firsts = [[not c and not f for c, f in zip(chain, file, strict=True)]
+                  for chain, file in zip(chained, filed, strict=True)]
         reads: dict[str, tuple[System, ...]] = {}  # `_chain_systems`, for this section
-        in_python = _in_python(entry, laid, starting, slots, known, owned, places, held,
-                               reads)
+        in_python = _in_python(entry, laid, starting, slots, known, owned, firsts, reads)
         losses = [b - a - w - d for a, b, w, d in zip(laid.first, laid.last, laid.won,
                                                          laid.drawn, strict=True)]
         rows = size * len(laid.systems)
@@ -377,32 +378,27 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                 step1.extend([False] * size)
                 values.extend([UNRATED_ROW] * size)
                 continue
-            for e, place in enumerate(places[g]):
-                if place >= 0 and known[place]:  # the chain's state
-                    from_file.append(False)
-                    step1.append(False)
-                    values.append(UNRATED_ROW)
-                elif held[g * size + e]:  # the file's rating (made only where unusual)
-                    from_file.append(True)
-                    step1.append(False)
-                    row_values, plain = rated_file_row(laid.ratings, g * size + e)
-                    values.append(row_values)
-                    if not plain:
-                        file_rating = laid.ratings[g * size + e]
-                        assert file_rating is not None
-                        given_ratings[at + g * size + e] = file_rating
-                else:  # Step 1
-                    from_file.append(False)
-                    step1.append(True)
-                    values.append(UNRATED_ROW)
-                    member = ids[e]
-                    chain = _chain_systems(member, slots, known, reads) if member else ()
-                    player = laid.unrated[e]
-                    if member:
-                        player = prepare_player(player, member, {}, starting.facts,
-                                                {}, entry.start, entry.mode)
-                    step1_rows.append(Step1Row(at + g * size + e, member, player, system,
-                                               entry.end, rule_set, chain))
+            from_file.extend(filed[g])
+            step1.extend(firsts[g])
+            group_values = [UNRATED_ROW] * size  # the chain's state, or Step 1's
+            base = g * size
+            for e in compress(range(size), filed[g]):  # the file's rating (made only
+                row_values, plain = rated_file_row(laid.ratings, base + e)  # where unusual)
+                group_values[e] = row_values
+                if not plain:
+                    file_rating = laid.ratings[base + e]
+                    assert file_rating is not None
+                    given_ratings[at + base + e] = file_rating
+            values.extend(group_values)
+            for e in compress(range(size), firsts[g]):  # Step 1
+                member = ids[e]
+                chain = _chain_systems(member, slots, known, reads) if member else ()
+                player = laid.unrated[e]
+                if member:
+                    player = prepare_player(player, member, {}, starting.facts,
+                                            {}, entry.start, entry.mode)
+                step1_rows.append(Step1Row(at + base + e, member, player, system,
+                                           entry.end, rule_set, chain))
         gathered.add(laid, values)
         for g in range(len(laid.systems)):  # the member-systems it rates: a state after it
             for place, a, b in zip(places[g], laid.first, laid.last, strict=True):
@@ -430,6 +426,8 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
 def _held(ratings: Sequence[Rating | None]) -> list[bool]:
     """Whether each row of a lineup's file ratings has one, without making them
     (`core.layout.holds_rating`)."""
+    if isinstance(ratings, FileRatings):
+        return [item is not None for item in ratings.items]
     return [holds_rating(ratings, row) for row in range(len(ratings))]
 
 
@@ -448,11 +446,12 @@ def _chain_systems(member: str, slots: Slots, known: bytearray,
 
 
 def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
-               known: bytearray, own: bytearray, places: Sequence[Sequence[int]],
-               held: Sequence[bool], reads: dict[str, tuple[System, ...]]) -> bool:
+               known: bytearray, own: bytearray, firsts: Sequence[Sequence[bool]],
+               reads: dict[str, tuple[System, ...]]) -> bool:
     """Whether the section's pre-event ratings are chosen at the chain's stop (the
-    module's docstring). ``places``: each row's slot, by system; ``held``: whether the
-    file gives the row a rating; ``reads``: `_chain_systems` kept for the section."""
+    module's docstring). ``firsts``: by system, whether each entrant's pre-event rating
+    is Step 1's (a member-system with no state in the chain, to which the file gives
+    no rating); ``reads``: `_chain_systems` kept for the section."""
     if entry.mode is not PreRatings.DATABASE:
         return True
     members = [m for m in laid.ids if m]
@@ -467,12 +466,11 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
             for m in members):
         return True
     blended = rules_for(entry.start).initialization == "blended"
-    size = laid.size
-    for g in range(len(laid.systems)):  # Step 1 that reads a rating of the chain
-        for e, place in enumerate(places[g]):
-            if place < 0 or held[g * size + e] or known[place]:
-                continue  # no Step 1, or one that reads no member's rating
+    for group in firsts:  # Step 1 that reads a rating of the chain
+        for e in compress(range(len(group)), group):
             member = laid.ids[e]
+            if not member:
+                continue  # a player without a member id: it reads no member's rating
             read = _chain_systems(member, slots, known, reads)
             if read and not blended:  # the priority lists
                 return True

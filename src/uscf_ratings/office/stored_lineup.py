@@ -25,6 +25,7 @@ text read back to the lineup made from the model, for every real section).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -48,6 +49,9 @@ from ..core.rules import rules_for
 LINEUP_FORMAT = 1
 _DATE_AT = 2  #: where a rating's fields hold its date, and its match changes
 _CHANGES_AT = 13
+#: each field's value where the file gives none, as JSON keeps it (rating, N and date are
+#: always kept): a rating's fields are kept without the last ones that have these
+_DEFAULTS: tuple[Any, ...] = (None, None, None, *[None] * 8, False, None, [], True)
 
 
 def lineup_text(laid: Lineup | None, norm_reason: str | None, mode: PreRatings) -> str:
@@ -56,7 +60,7 @@ def lineup_text(laid: Lineup | None, norm_reason: str | None, mode: PreRatings) 
     if laid is None:
         return json.dumps({"format": LINEUP_FORMAT, "model": True, "mode": mode.value,
                            "norm_reason": norm_reason})
-    return json.dumps({
+    return json.dumps(separators=(",", ":"), obj={
         "format": LINEUP_FORMAT, "mode": mode.value, "half": laid.terms[0][0],
         "norm_reason": norm_reason, "pairs": laid.pairs, "ids": laid.ids,
         "names": laid.names, "first": laid.first, "last": laid.last,
@@ -93,9 +97,32 @@ def read_lineup(text: str | None, systems: tuple[System, ...], start: date
         systems, lineup_terms(data["half"], systems, rules), tuple(data["pairs"]),
         tuple(data["ids"]), tuple(data["names"]), tuple(data["first"]), tuple(data["last"]),
         tuple(data["opponent"]), tuple(data["score"]), tuple(data["won"]),
-        tuple(data["drawn"]), FileRatings.of_fields(tuple(map(_fields_in, data["ratings"]))),
+        tuple(data["drawn"]), StoredRatings.of_fields(tuple(map(_kept_fields, data["ratings"]))),
         {e: _player_in(values) for e, *values in data["unrated"]}, rules.constants)
     return StoredLineup(laid, data["norm_reason"], mode)
+
+
+class StoredRatings(FileRatings):
+    """A stored lineup's file ratings: each kept as its fields as the text holds them
+    (`_kept_fields`: the date as ISO text, the match changes as pairs), and made a
+    `Rating` only when read. The rating loop reads the values of most of them without
+    making them (`core.layout.rated_file_row`, which reads neither the date nor the
+    match changes): in a year's re-rate, making each of them took a third of the time
+    of reading the stored lineups."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(map(_made, self.items[index]))
+        return _made(self.items[index])
+
+    def __iter__(self) -> Iterator[Rating | None]:
+        return map(_made, self.items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a `FileRatings` of the ratings' fields."""
+        return FileRatings.of_fields, (tuple(_fields_in(item) for item in self.items),)
 
 
 def _items(laid: Lineup) -> tuple[Rating | tuple[Any, ...] | None, ...]:
@@ -104,24 +131,54 @@ def _items(laid: Lineup) -> tuple[Rating | tuple[Any, ...] | None, ...]:
 
 
 def _fields_out(item: Rating | tuple[Any, ...] | None) -> list[Any] | None:
-    """A rating's fields (`model.rating_fields`) as JSON values."""
+    """A rating's fields (`model.rating_fields`) as JSON values, without the last ones
+    the file did not give (`_DEFAULTS`)."""
     if item is None:
         return None
     values = list(rating_fields(item) if isinstance(item, Rating) else item)
     day = values[_DATE_AT]
-    values[_DATE_AT] = None if day is None else day.isoformat()
-    values[_CHANGES_AT] = [[c.date.isoformat(), c.change] for c in values[_CHANGES_AT]]
+    if isinstance(day, date):
+        values[_DATE_AT] = day.isoformat()
+        values[_CHANGES_AT] = [[c.date.isoformat(), c.change] for c in values[_CHANGES_AT]]
+    while len(values) > _DATE_AT + 1 and _is_default(values[-1], _DEFAULTS[len(values) - 1]):
+        values.pop()
     return values
 
 
-def _fields_in(values: list[Any] | None) -> tuple[Any, ...] | None:
+def _is_default(value: Any, default: Any) -> bool:
+    """``value`` is ``default`` itself (not an equal value of another type: 0 is a count
+    where None is unknown, and True is not 1)."""
+    return type(value) is type(default) and value == default
+
+
+def _kept_fields(values: list[Any] | None) -> tuple[Any, ...] | None:
+    """A rating's fields from the text: every field, the date still text."""
+    if values is None:
+        return None
+    return tuple(values) + _DEFAULTS[len(values):]
+
+
+def _fields_in(values: Any) -> tuple[Any, ...] | None:
+    """`_kept_fields` with the date and the match changes made."""
     if values is None:
         return None
     day = values[_DATE_AT]
-    values[_DATE_AT] = None if day is None else date.fromisoformat(day)
-    values[_CHANGES_AT] = tuple(MatchChange(date.fromisoformat(d), c)
-                                for d, c in values[_CHANGES_AT])
-    return tuple(values)
+    return (*values[:_DATE_AT], None if day is None else date.fromisoformat(day),
+            *values[_DATE_AT + 1:_CHANGES_AT],
+            tuple(MatchChange(date.fromisoformat(d), c) for d, c in values[_CHANGES_AT]),
+            *values[_CHANGES_AT + 1:])
+
+
+def _made(item: Any) -> Rating | None:
+    """The rating of a `_kept_fields` item (None: none)."""
+    fields = _fields_in(item)
+    return None if fields is None else rating_of_fields(*fields)
+
+
+def _rating(values: list[Any]) -> Rating:
+    made = _made(_kept_fields(values))
+    assert made is not None
+    return made
 
 
 def _player_out(p: Player) -> list[Any]:
@@ -138,7 +195,7 @@ def _player_in(values: list[Any]) -> Player:
     pair, ident, name, birth, adult, ratings, initial, fide, cfc = values
     return player_of_fields(
         pair, ident, name, None if birth is None else date.fromisoformat(birth), adult,
-        {System(s): rating_of_fields(*_fields_in(r)) for s, r in ratings},  # type: ignore[misc]
+        {System(s): _rating(r) for s, r in ratings},
         {System(s): InitialRating(r, g) for s, r, g in initial},
         None if fide is None else FideRating(fide[0], _date_in(fide[1])),
         None if cfc is None else CfcRating(cfc[0], _date_in(cfc[1]), cfc[2]), ())
