@@ -87,12 +87,13 @@ class FileRatings(Sequence["Rating | None"]):
     """A lineup's file ratings (`Lineup.ratings`) as they travel between processes:
     pickled as each rating's fields, and made a `Rating` again only when read.
 
-    The office's rating loop takes the lineups of every stored event it rates again from
-    its readers (office/prefetch.py), and those of the files it is given from the
-    checks (office/spool.py). It reads the file's rating of a member only while the
-    database has no state for the member in that system (`core.pre_event.choose`): in a
-    long re-rate most are never read, and unpickling each of them as a `Rating` was
-    more than half the time of unpickling an event (docs/performance.md)."""
+    The office's rating loop takes the lineups of the files it is given from the checks
+    (office/spool.py), and those of the sections it rates again from the database
+    (office/stored_lineup.py, which keeps them as their fields as stored). It reads the
+    file's rating of a member only while the database has no state for the member in
+    that system (`core.pre_event.choose`): in a long re-rate most are never read, and
+    unpickling each of them as a `Rating` was more than half the time of unpickling an
+    event (docs/performance.md)."""
 
     __slots__ = ("_items",)
 

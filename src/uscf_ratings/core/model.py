@@ -241,8 +241,8 @@ def player_of_fields(pair: int, id: str, name: str, birth_date: date | None,
                      cfc: CfcRating | None, results: tuple[Result, ...]) -> Player:
     """``Player(...)`` with every field given, in the class's order, as
     `rating_of_fields` makes a `Rating`: the same value, made without setting each field
-    through ``object.__setattr__``. Reading an event makes one for every player (a
-    year's re-rate reads 300,000 again, office/prefetch.py)."""
+    through ``object.__setattr__``. Reading an event makes one for every player (the
+    checks of a year's files read 300,000)."""
     made: Player = _new(Player)
     _set(made, "__dict__", {
         "pair": pair, "id": id, "name": name, "birth_date": birth_date, "adult": adult,
