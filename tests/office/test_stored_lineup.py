@@ -99,13 +99,19 @@ def with_everything(event: Event, seed: int) -> Event:
         for s in event.sections))
 
 
-def test_a_text_of_another_format_or_none_is_not_read() -> None:
+def test_a_text_of_another_format_none_or_unreadable_is_not_read() -> None:
+    """The section is then read from its event JSON (office/run.py)."""
     event = synthetic_events(federation(40, 1), 1, 1, sizes=(6, 8))[0]
     entry = submission(event).sections[0]
     data = json.loads(lineup_text(entry.lineup, entry.norm_reason, PreRatings.DATABASE))
     data["format"] = LINEUP_FORMAT + 1
     assert read_lineup(json.dumps(data), entry.systems, entry.start_date) is None
     assert read_lineup(None, entry.systems, entry.start_date) is None
+    text = lineup_text(entry.lineup, entry.norm_reason, PreRatings.DATABASE)
+    for broken in (text[:len(text) // 2], "[]", "null", text.replace('"counts"', '"c"'),
+                   text.replace('"score":"', '"score":"9'), text.replace('"ids":[', '"ids":[1,'),
+                   text.replace('"ratings":[', '"ratings":[null,')):
+        assert read_lineup(broken, entry.systems, entry.start_date) is None, broken
     model = read_lineup(lineup_text(None, None, PreRatings.FILE), entry.systems,
                         entry.start_date)
     assert model is not None and model.lineup is None and model.mode is PreRatings.FILE

@@ -29,6 +29,7 @@ import json
 import struct
 from collections.abc import Iterator
 from datetime import date
+from itertools import pairwise
 from typing import Any
 
 from ..core.layout import FileRatings, Lineup, lineup_terms
@@ -91,28 +92,54 @@ class StoredLineup:
 def read_lineup(text: str | None, systems: tuple[System, ...], start: date
                 ) -> StoredLineup | None:
     """The lineup of a section rated in ``systems`` from ``start``, from its text; None
-    where there is none to read (NULL, or a text of another format)."""
+    where there is none to read: NULL, a text of another format, or one that cannot be
+    read (the section is then read from its event JSON, which the lineup is made from)."""
     if text is None:
         return None
-    data = json.loads(text)
-    if data.get("format") != LINEUP_FORMAT:
+    try:
+        return _read(json.loads(text), systems, start)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, struct.error):
+        return None
+
+
+def _read(data: Any, systems: tuple[System, ...], start: date) -> StoredLineup | None:
+    if not isinstance(data, dict) or data.get("format") != LINEUP_FORMAT:
         return None
     mode = PreRatings(data["mode"])
     if data.get("model"):
         return StoredLineup(None, data["norm_reason"], mode)
     rules = rules_for(start)
-    ids = tuple(data["ids"])
+    ids, names = tuple(data["ids"]), tuple(data["names"])
     size = len(ids)
     counts = _unpacked(data["counts"])
-    last = counts[size:2 * size]
+    last, opponent = counts[size:2 * size], counts[4 * size:]
+    score = tuple(map(_SCORES.__getitem__, data["score"]))
+    ratings = tuple(map(_kept_fields, data["ratings"]))
+    unrated = {e: _player_in(values) for e, *values in data["unrated"]}
+    if not _whole(ids, names, last, opponent, score, ratings, len(systems)) or any(
+            row % size not in unrated for row, r in enumerate(ratings) if r is None):
+        return None
     laid = Lineup(
-        systems, lineup_terms(data["half"], systems, rules), counts[:size], ids,
-        tuple(data["names"]), (0, *last[:-1]) if size else (), last, counts[4 * size:],
-        tuple(map(_SCORES.__getitem__, data["score"])), counts[2 * size:3 * size],
-        counts[3 * size:4 * size],
-        StoredRatings.of_fields(tuple(map(_kept_fields, data["ratings"]))),
-        {e: _player_in(values) for e, *values in data["unrated"]}, rules.constants)
+        systems, lineup_terms(data["half"], systems, rules), counts[:size], ids, names,
+        (0, *last[:-1]) if size else (), last, opponent, score, counts[2 * size:3 * size],
+        counts[3 * size:4 * size], StoredRatings.of_fields(ratings), unrated, rules.constants)
     return StoredLineup(laid, data["norm_reason"], mode)
+
+
+def _whole(ids: tuple[Any, ...], names: tuple[Any, ...], last: tuple[int, ...],
+           opponent: tuple[int, ...], score: tuple[float, ...], ratings: tuple[Any, ...],
+           systems: int) -> bool:
+    """Whether a text's parts fit together as the lineup it was written from: as many
+    names as entrants, each entrant's games after the one before, a score and an
+    opponent among them for each game, a rating (or none) for each row (and, for a row
+    without, the player Step 1 reads: checked by the caller)."""
+    size = len(ids)
+    games = last[-1] if size else 0
+    return (len(names) == size and all(isinstance(i, str) for i in ids)
+            and len(last) == size and len(opponent) == games == len(score)
+            and all(a <= b for a, b in pairwise((0, *last)))
+            and (not opponent or 0 <= min(opponent) and max(opponent) < size)
+            and len(ratings) == size * systems)
 
 
 class StoredRatings(FileRatings):
