@@ -22,7 +22,6 @@ from sqlalchemy import select
 
 from uscf_ratings.core.model import System
 from uscf_ratings.formats.member_records import Baseline, MemberRecord
-from uscf_ratings.office import office as office_module
 from uscf_ratings.office import run as run_module
 from uscf_ratings.office import schema
 from uscf_ratings.office.office import Office
@@ -49,31 +48,20 @@ def members() -> list[MemberRecord]:
 
 
 def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
-             prefetch_from: int = run_module.PREFETCH_FROM, keep_lineups: bool = True
-             ) -> dict[str, int]:
+             prefetch_from: int = run_module.PREFETCH_FROM) -> dict[str, int]:
     """The year rated into ``url`` from the lineups, or (``lineup=False``) from the
-    models; how many sections went each way, how many re-rates read their stored
-    events in a pool (office/prefetch.py), and how many sections a re-rate read from
-    their stored lineup (office/stored_lineup.py; with ``keep_lineups=False`` the office
-    stores none, as a database of before revision 0011 whose event JSON it could not
-    read)."""
-    ways = {"lineup": 0, "model": 0, "pools": 0, "stored": 0}
+    models; how many sections went each way, and how many re-rates read their stored
+    events in a pool (office/prefetch.py)."""
+    ways = {"lineup": 0, "model": 0, "pools": 0}
     to_rate = run_module.RatingRun._to_rate
-    stored_lineups = run_module.RatingRun._stored_lineups
 
-    def section_to_rate(run: run_module.RatingRun, event_id: str, entry: Any, mode: Any
-                        ) -> Any:
-        taken = to_rate(run, event_id, entry, mode)
+    def section_to_rate(run: run_module.RatingRun, event: Any, entry: Any, mode: Any) -> Any:
+        taken = to_rate(run, event, entry, mode)
         if taken.lineup is not None and not lineup:  # the section's model, in its place
-            model = run_module.merged_followed(run._model(event_id, entry), run.merged)
+            model = run_module.merged_followed(run._model(event, entry), run.merged)
             taken = replace(taken, lineup=None, model=model)
         ways["lineup" if taken.lineup is not None else "model"] += 1
         return taken
-
-    def read_stored_lineups(run: run_module.RatingRun, *args: Any) -> Any:
-        found = stored_lineups(run, *args)
-        ways["stored"] += len(found)
-        return found
 
     def prefetched(*args: Any) -> Any:
         ways["pools"] += 1
@@ -83,11 +71,8 @@ def run_year(url: str, lineup: bool, monkeypatch: pytest.MonkeyPatch,
     events = synthetic_events(federation(150, SEED), 30, SEED, sizes=(4, 30))
     with monkeypatch.context() as patch:
         patch.setattr(run_module.RatingRun, "_to_rate", section_to_rate)
-        patch.setattr(run_module.RatingRun, "_stored_lineups", read_stored_lineups)
         patch.setattr(run_module, "prefetched", prefetched)
         patch.setattr(run_module, "PREFETCH_FROM", prefetch_from)
-        if not keep_lineups:
-            patch.setattr(office_module, "lineup_text", lambda *_: None)
         office = Office(url)
         office.init()
         office.import_members(members())
@@ -124,20 +109,13 @@ def test_the_lineups_store_what_the_models_store(tmp_path: Path,
     assert len(unrated_then) > 25  # rated by Step 1, some with what the database knows
 
 
-def test_a_rerate_reads_the_stored_lineups_and_without_them_the_events_in_a_pool(
+def test_a_long_rerate_reads_the_stored_events_ahead_in_a_pool(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every re-rate (the import, the merge, the floor and the early events) rates the
-    sections stored before from their stored lineups, reading no event JSON. Where the
-    sections have none, with the pool from the first section on, it reads their stored
-    events in worker processes; without the pool, in the loop. The three store the
-    same rows."""
-    kept = f"sqlite:///{tmp_path / 'kept.db'}"
+    """With the pool from the first section on, every re-rate (the import, the merge, the
+    floor and the early events) reads its stored events in worker processes."""
     in_pool = f"sqlite:///{tmp_path / 'pool.db'}"
     in_loop = f"sqlite:///{tmp_path / 'loop.db'}"
-    ways = run_year(kept, True, monkeypatch, prefetch_from=1)
-    assert ways["pools"] == 0 and ways["stored"] > 20 and ways["model"] == 0
-    ways = run_year(in_pool, True, monkeypatch, prefetch_from=1, keep_lineups=False)
-    assert ways["pools"] >= 2 and ways["stored"] == 0 and ways["model"] == 0
-    ways = run_year(in_loop, True, monkeypatch, keep_lineups=False)
-    assert ways["pools"] == 0 and ways["stored"] == 0
-    assert stored(kept) == stored(in_pool) == stored(in_loop)
+    ways = run_year(in_pool, True, monkeypatch, prefetch_from=1)
+    assert ways["pools"] >= 2 and ways["model"] == 0
+    assert run_year(in_loop, True, monkeypatch)["pools"] == 0
+    assert stored(in_pool) == stored(in_loop)

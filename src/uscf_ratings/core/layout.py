@@ -87,13 +87,12 @@ class FileRatings(Sequence["Rating | None"]):
     """A lineup's file ratings (`Lineup.ratings`) as they travel between processes:
     pickled as each rating's fields, and made a `Rating` again only when read.
 
-    The office's rating loop takes the lineups of the files it is given from the checks
-    (office/spool.py), and those of the sections it rates again from the database
-    (office/stored_lineup.py, which keeps them as their fields as stored). It reads the
-    file's rating of a member only while the database has no state for the member in
-    that system (`core.pre_event.choose`): in a long re-rate most are never read, and
-    unpickling each of them as a `Rating` was more than half the time of unpickling an
-    event (docs/performance.md)."""
+    The office's rating loop takes the lineups of every stored event it rates again from
+    its readers (office/prefetch.py), and those of the files it is given from the
+    checks (office/spool.py). It reads the file's rating of a member only while the
+    database has no state for the member in that system (`core.pre_event.choose`): in a
+    long re-rate most are never read, and unpickling each of them as a `Rating` was
+    more than half the time of unpickling an event (docs/performance.md)."""
 
     __slots__ = ("_items",)
 
@@ -102,9 +101,7 @@ class FileRatings(Sequence["Rating | None"]):
         self._items: tuple[Rating | tuple[Any, ...] | None, ...] = tuple(ratings)
 
     @classmethod
-    def of_fields(cls, items: tuple[Rating | tuple[Any, ...] | None, ...]) -> FileRatings:
-        """Ratings given as their fields (`model.rating_fields`), or as ratings: made
-        when read (office/stored_lineup.py reads a section's stored lineup so)."""
+    def _of_items(cls, items: tuple[Rating | tuple[Any, ...] | None, ...]) -> FileRatings:
         made = cls.__new__(cls)
         made._items = items
         return made
@@ -116,7 +113,7 @@ class FileRatings(Sequence["Rating | None"]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its ratings' fields (a subclass of `Rating` as itself)."""
-        return FileRatings.of_fields, (tuple(
+        return FileRatings._of_items, (tuple(
             rating_fields(r) if r.__class__ is Rating else r for r in self._items),)
 
     @overload
@@ -208,7 +205,11 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
         drawn.append(games.count(0.5))
         last.append(len(opponent))
     first = [0, *last[:-1]] if last else []
-    terms = lineup_terms(section.k is KFactor.HALF, systems, rules)
+    dual = System.R in systems and System.Q in systems
+    half = section.k is KFactor.HALF
+    terms = tuple((half, dual and s is System.R, s is System.R, s in rules.absolute_floor_systems,
+                   rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents)
+                  for s in systems)
     ratings = tuple(rating_of(e, s) for s in systems for e in entrants)
     size = len(entrants)
     unrated = {row % size: entrants[row % size].first
@@ -217,18 +218,6 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                   tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
                   tuple(first), tuple(last), tuple(opponent), tuple(score), tuple(won),
                   tuple(drawn), ratings, unrated, rules.constants)
-
-
-def lineup_terms(half: bool, systems: tuple[System, ...], rules: RuleSet
-                 ) -> tuple[tuple[bool, bool, bool, bool, float, bool], ...]:
-    """`Lineup.terms`: for each system, whether K is halved (a section rated at half K),
-    whether it is the Regular rating of a dual-rated section, whether it is Regular,
-    whether its floors are absolute, the bonus threshold and whether the bonus's
-    three-game test needs distinct opponents (``rules``)."""
-    dual = System.R in systems and System.Q in systems
-    return tuple((half, dual and s is System.R, s is System.R, s in rules.absolute_floor_systems,
-                  rules.bonus_threshold, rules.bonus_m3_needs_distinct_opponents)
-                 for s in systems)
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],

@@ -241,8 +241,9 @@ def player_of_fields(pair: int, id: str, name: str, birth_date: date | None,
                      cfc: CfcRating | None, results: tuple[Result, ...]) -> Player:
     """``Player(...)`` with every field given, in the class's order, as
     `rating_of_fields` makes a `Rating`: the same value, made without setting each field
-    through ``object.__setattr__``. Reading an event makes one for every player (the
-    checks of a year's files read 300,000)."""
+    through ``object.__setattr__``. Reading an event makes one for every player: the
+    checks of a year's files read 300,000, and so do the readers of a year's re-rate
+    (office/prefetch.py)."""
     made: Player = _new(Player)
     _set(made, "__dict__", {
         "pair": pair, "id": id, "name": name, "birth_date": birth_date, "adult": adult,

@@ -206,8 +206,9 @@ class _Builder:
         cfc = p.get("cfc")
         cells = p["results"]
         # every field given at once (`model.player_of_fields`, `model.rating_of_fields`):
-        # a reader makes one for every player and rating of a file: the checks of the
-        # files `uscf db rate` is given read a year's 300,000 players
+        # a reader makes one for every player and rating of a file: the checks of a
+        # year's files read 300,000 players, and a re-rate's readers read them again
+        # (office/prefetch.py)
         return player_of_fields(
             p["pair"], p.get("id", ""), p.get("name", ""),
             self.calendar_date(p.get("birth_date"), f"{where}.birth_date"),

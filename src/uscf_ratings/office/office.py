@@ -65,7 +65,6 @@ from .store import (
     section_key,
     upsert_member,
 )
-from .stored_lineup import lineup_text
 from .submission import Submission, event_of_source, submission
 
 __all__ = ["COMMIT_EVERY", "AdmissionError", "Corrected", "DuplicateEvent", "EventRated", "EventTransaction",
@@ -836,8 +835,7 @@ def _store_events(c: Connection, events: Sequence[Submission], pre_ratings: PreR
     insert_rows(c, t.sections, [
         {"event_id": event.id, "number": s.number, "name": s.name, "start_date": s.start_date,
          "end_date": s.end_date, "systems": ",".join(x.value for x in s.systems),
-         "rule_set": s.rule_set, "lineup": lineup_text(s.lineup, s.norm_reason, pre_ratings)}
-        for event in events for s in event.sections])
+         "rule_set": s.rule_set} for event in events for s in event.sections])
 
 
 def _stored_contents(c: Connection, contents: Sequence[str]) -> dict[str, list[str]]:

@@ -1,9 +1,7 @@
 """Stored events read back for a long re-rate, in worker processes, ahead of the loop.
 
-A re-rate reads each section's stored lineup (office/stored_lineup.py). The events of
-sections stored without one (a database whose event JSON could not be read when it was
-upgraded to revision 0011) are read again here: their JSON parsed into the model and
-their sections' lineups made (office/submission.py), about half a millisecond an event,
+A re-rate of a year reads every stored event again: its JSON parsed into the model and
+its sections' lineups made (office/submission.py), a few milliseconds an event,
 which does not depend on the database's states. The rating loop reads the stored texts
 (one query for many events) and hands them to a pool, which gives the events back in
 order while the loop rates the ones before: on two cores the reading is off the loop's.

@@ -9,8 +9,7 @@ by hand and the histories US Chess published. The chain's state carries from one
 the next, and from one transaction to the next where `uscf db rate` of many files
 shares a run (`resume`). Each part's results are written in bulk, without their
 explanations (office/explain.py rebuilds those); a re-rate writes the rows of the
-sections stored from its key on again in place (store.write_sections), but for those
-whose rows come out as stored, which it knows by their digest (office/digest.py).
+sections stored from its key on again in place (store.write_sections).
 
 Several transactions in a row can share a run: `RatingRun.resume` keeps its state
 when the database is as the run left it, which it knows from the id of the last audit
@@ -24,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, literal, select, tuple_
+from sqlalchemy import Connection, select
 
 from ..core.layout import Lineup, lineup
 from ..core.model import Event, Rating, Section, System
@@ -38,7 +37,6 @@ from .collector import fewer_collections
 from .db import Driver
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
-    ROW_ORDER,
     SYSTEM_CODES,
     SectionKey,
     after_or_at,
@@ -58,7 +56,6 @@ from .store import (
     stored_histories,
     stored_members,
     stored_sections,
-    write_digests,
     write_sections,
 )
 from .submission import SectionEntry, Submission, stored_event, submission
@@ -119,11 +116,8 @@ def last_audit_id(c: Connection) -> int:
 class RatingRun:
     """Rates sections in order inside a transaction, through the history engine."""
 
-    def __init__(self, c: Connection, rewrite: bool = False):
+    def __init__(self, c: Connection):
         self.c = c
-        #: write every section's rows, even those whose digest says they are as stored
-        #: (a check that the stored rows are what a re-rate gives: stored_rated.py)
-        self.rewrite = rewrite
         self.driver = Driver(c)  #: for the statements run once per part
         self.merged = aliases(c)
         self.floors: FloorsSetByHand = office_floors(c, None)
@@ -145,8 +139,6 @@ class RatingRun:
         #: first seen meanwhile are those before the key
         self.stored: dict[SectionKey, int] = {}
         self.rerating: SectionKey | None = None
-        #: the digest of each stored section's rows (office/digest.py), where known
-        self.digests: dict[SectionKey, str] = {}
         #: whether a stored state may carry match changes (store.write_sections)
         self.had_changes = has_match_changes(self.driver)
         #: the engine's slots and state, carried from part to part and run to run
@@ -187,21 +179,14 @@ class RatingRun:
 
     def _rate_from(self, key: SectionKey) -> list[Rated]:
         c = self.c
-        #: the events of sections stored without their lineup, read from their JSON
-        without: set[str] = set()
         if self.appending:  # nothing rated from ``key`` on: just the sections added
             keys = sorted(k for k in self.added if k >= key)
         else:
-            found = c.execute(
+            keys = [(end, start, event_id, number) for event_id, number, start, end in c.execute(
                 select(t.sections.c.event_id, t.sections.c.number, t.sections.c.start_date,
-                       t.sections.c.end_date, t.sections.c.rows_digest,
-                       t.sections.c.lineup.is_(None))
+                       t.sections.c.end_date)
                 .where(after_or_at(t.sections, key))
-                .order_by(*order_key(t.sections).clauses)).all()
-            keys = [(end, start, event_id, number) for event_id, number, start, end, *_ in found]
-            self.digests = {(end, start, event_id, number): digest
-                            for event_id, number, start, end, digest, _ in found if digest}
-            without = {event_id for event_id, *_, none in found if none}
+                .order_by(*order_key(t.sections).clauses))]
             self.stored = stored_sections(c, key)
             self._forget()  # states read before may be later than ``key``: read again
             if self.stored:
@@ -213,29 +198,22 @@ class RatingRun:
                     self._load_stored_members(key)
         self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
-        ahead = self._read_ahead([k for k in keys if k[2] in without])
+        ahead = self._read_ahead(keys)
         rated: list[Rated] = []
         for at in range(0, len(keys), PART):
-            kept = self._stored_lineups(keys[at:at + PART], without)
-            self._load_part(keys[at:at + PART], kept)
+            self._load_part(keys[at:at + PART])
             part: list[tuple[ToRate, SectionEntry]] = []
             for i in range(at, min(at + PART, len(keys))):
                 end, start, event_id, number = keys[i]
-                stored_lineup = kept.get(keys[i])
-                if stored_lineup is not None:
-                    entry, pre_ratings = stored_lineup
-                else:
-                    if event_id not in self.events and ahead is not None and \
-                            event_id in without:
-                        self._take(next(ahead))
-                    event, pre_ratings = self._event(event_id)
-                    entry = event.section(number)
-                part.append((self._to_rate(event_id, entry, pre_ratings), entry))
+                if event_id not in self.events and ahead is not None:
+                    self._take(next(ahead))
+                event, pre_ratings = self._event(event_id)
+                entry = event.section(number)
+                part.append((self._to_rate(event, entry, pre_ratings), entry))
                 if last_of[event_id] == i:  # its last section: a year would not fit
-                    self.events.pop(event_id, None)
+                    del self.events[event_id]
             rated += self._rate_part(part)
-        # every row from ``key`` on is written again, or found as stored
-        self.stored, self.rerating, self.digests = {}, None, {}
+        self.stored, self.rerating = {}, None  # every row from ``key`` on is written again
         return rated
 
     def _forget(self) -> None:
@@ -245,7 +223,7 @@ class RatingRun:
         self.starting.clear()
         self.own.clear()
 
-    def _to_rate(self, event_id: str, entry: SectionEntry, pre_ratings: PreRatings
+    def _to_rate(self, event: Submission, entry: SectionEntry, pre_ratings: PreRatings
                  ) -> ToRate:
         """A section as the engine takes it: its lineup with merged ids followed, or for a
         match or a foreign event its model."""
@@ -254,22 +232,22 @@ class RatingRun:
         laid = entry.lineup
         model: Section | None = None
         if laid is None:
-            model = merged_followed(self._model(event_id, entry), self.merged)
+            model = merged_followed(self._model(event, entry), self.merged)
             self._load({p.id: p.name for p in model.players if p.id})
         else:
             if self.merged and any(i in self.merged for i in laid.ids):
-                laid = self._merged_lineup(event_id, entry, laid)
+                laid = self._merged_lineup(event, entry, laid)
             self._load({i: n for i, n in zip(laid.ids, laid.names, strict=True) if i})
-        return ToRate(event_id, entry.number, entry.start_date, entry.end_date, laid, model,
+        return ToRate(event.id, entry.number, entry.start_date, entry.end_date, laid, model,
                       pre_ratings, entry.norm_reason is None)
 
-    def _merged_lineup(self, event_id: str, entry: SectionEntry, laid: Lineup) -> Lineup:
+    def _merged_lineup(self, event: Submission, entry: SectionEntry, laid: Lineup) -> Lineup:
         """The lineup with merged ids followed: made again from the model where two of its
         ids are one member (rare: they are then one player, as a member entered twice)."""
         ids = [self.merged.get(i, i) for i in laid.ids]
         if len(set(i for i in ids if i)) == len([i for i in ids if i]):
             return replace(laid, ids=tuple(ids))
-        section = merged_followed(self._model(event_id, entry), self.merged)
+        section = merged_followed(self._model(event, entry), self.merged)
         rules = rules_for(section.start_date)
         return lineup(section, rules, laid.systems, merge_entrants(section.players))
 
@@ -291,37 +269,26 @@ class RatingRun:
 
     def _write(self, laid: HistoryLayout, done: Any, part: list[tuple[ToRate, SectionEntry]]
                ) -> list[Rated]:
-        """The part's results written in bulk: each section's rows and match changes,
-        and its digest; a section stored with the digest its rows have now is left as
-        it is (office/digest.py)."""
+        """The part's results written in bulk: each section's rows and match changes."""
         driver = self.driver
         models = {m.section: m for m in done.models}
-        by_row = done.extras.by_row
-        digests = _digests(laid, done, [entry for entry, _ in part], models)
         outputs = _columns(done.outputs)
+        by_row = done.extras.by_row
         slots = laid.slot.tolist()
         won, drawn, lost = laid.won.tolist(), laid.drawn.tolist(), laid.lost.tolist()
         sections = []
-        new_digests: list[tuple[str | None, str, int]] = []
         rated: list[Rated] = []
         for i, (entry, _) in enumerate(part):
-            key, digest = entry.key, digests[i]
-            self.last = key
-            stored, before = self.stored.pop(key, 0), self.digests.get(key)
-            if stored and digest is not None and digest == before and not self.rewrite:
-                rated.append(Rated(key, stored))  # its rows are the stored ones
-                continue
+            key = entry.key
             columns = (entry.event_id, entry.number, driver.date(entry.end),
                        driver.date(entry.start))
             changes: list[tuple[Any, ...]] = []
             rows = self._section_rows(i, entry, columns, laid, models, outputs, by_row,
                                       changes, (slots, won, drawn, lost))
-            sections.append((columns, rows, stored, changes))
+            sections.append((columns, rows, self.stored.pop(key, 0), changes))
             rated.append(Rated(key, len(rows)))
-            if digest != before:
-                new_digests.append((digest, entry.event_id, entry.number))
+            self.last = key
         write_sections(driver, sections, self.had_changes)
-        write_digests(driver, new_digests)
         self.had_changes = self.had_changes or any(s[3] for s in sections)
         return rated
 
@@ -344,41 +311,9 @@ class RatingRun:
         return _rows(columns, range(start, stop), slots, laid.slots.keys, outputs, by_row,
                      changes, won, drawn, lost)
 
-    def _model(self, event_id: str, entry: SectionEntry) -> Section:
-        """A section's model: from the event this run holds, else its stored JSON."""
-        held = self.events.get(event_id)
-        model = held[0].model if held is not None and held[0].has_model else \
-            self._stored(event_id)[0]
+    def _model(self, event: Submission, entry: SectionEntry) -> Section:
+        model = event.model if event.has_model else self._stored(event.id)[0]
         return next(s for s in model.sections if s.number == entry.number)
-
-    def _stored_lineups(self, keys: Sequence[SectionKey], without: set[str]
-                        ) -> dict[SectionKey, tuple[SectionEntry, PreRatings]]:
-        """The sections of ``keys`` (in rating order) this run rates from their stored
-        lineup (office/stored_lineup.py), read with one query: those of events it does
-        not hold and that have theirs (none of ``without``). A text of another format
-        is left out: its section is read from the event JSON."""
-        from .stored_lineup import read_lineup
-
-        wanted = {k for k in keys if k[2] not in self.events and k[2] not in without}
-        if not wanted:
-            return {}
-        s = t.sections.c
-        found: dict[SectionKey, tuple[SectionEntry, PreRatings]] = {}
-        for event_id, number, name, start, end, systems, rule_set, text in self.c.execute(
-                select(s.event_id, s.number, s.name, s.start_date, s.end_date, s.systems,
-                       s.rule_set, s.lineup)
-                .where(after_or_at(t.sections, keys[0]),
-                       order_key(t.sections) <= tuple_(*map(literal, keys[-1])))
-                .order_by(*order_key(t.sections).clauses)):
-            key = (end, start, event_id, number)
-            if key not in wanted:
-                continue
-            in_systems = tuple(System(x) for x in systems.split(","))
-            kept = read_lineup(text, in_systems, start)
-            if kept is not None:
-                found[key] = (SectionEntry(number, name, start, end, in_systems, rule_set,
-                                           kept.lineup, kept.norm_reason), kept.mode)
-        return found
 
     def _load_stored_members(self, key: SectionKey) -> None:
         """Before a long re-rate, the members it rates again (those with rows from
@@ -393,18 +328,15 @@ class RatingRun:
         for at in range(0, len(ids), LOAD_AT_ONCE):
             self._load(dict.fromkeys(ids[at:at + LOAD_AT_ONCE], ""))
 
-    def _load_part(self, keys: Sequence[SectionKey],
-                   kept: dict[SectionKey, tuple[SectionEntry, PreRatings]]) -> None:
-        """The members of a part's sections whose events this run holds or whose lineups
-        are stored (``kept``), loaded at once (a few queries for them all, rather than a
-        few a section: a round trip each on PostgreSQL). What the database holds of them
-        before the part does not change until the part is written."""
+    def _load_part(self, keys: Sequence[SectionKey]) -> None:
+        """The members of a part's sections whose events this run holds, loaded at once
+        (a few queries for them all, rather than a few a section: a round trip each on
+        PostgreSQL). What the database holds of them before the part does not change
+        until the part is written."""
         names: dict[str, str] = {}
-        for key in keys:
-            _, _, event_id, number = key
+        for _, _, event_id, number in keys:
             held = self.events.get(event_id)
-            laid = held[0].section(number).lineup if held is not None else (
-                kept[key][0].lineup if key in kept else None)
+            laid = held[0].section(number).lineup if held is not None else None
             if laid is not None:
                 names.update((self.merged.get(i, i), n)
                              for i, n in zip(laid.ids, laid.names, strict=True) if i)
@@ -484,37 +416,6 @@ def _columns(outputs: Any) -> dict[str, list[Any]]:
             values = [None if v < 0 else v for v in values]
         out[name] = values
     return out
-
-
-def _digests(laid: HistoryLayout, done: Any, part: Sequence[ToRate], models: dict[int, Any]
-             ) -> list[str | None]:
-    """The digest of each section's rows (office/digest.py), None for one rated from
-    its model."""
-    from .digest import section_digests, section_identity
-
-    spans: list[tuple[int, int] | None] = []
-    identities: list[bytes] = []
-    for i, entry in enumerate(part):
-        laid_lineup = entry.lineup
-        if i in models or laid_lineup is None:
-            spans.append(None)
-            identities.append(b"")
-            continue
-        start = int(laid.section_rows[i])
-        spans.append((start, start + len(laid_lineup.systems) * laid_lineup.size))
-        identities.append(section_identity(
-            entry.event_id, entry.number, entry.end, entry.start,
-            [SYSTEM_CODES[s] for s in laid_lineup.systems], laid_lineup.ids))
-    outputs = done.outputs
-    return section_digests(_seed(tuple(outputs._fields)), (*outputs, laid.won, laid.drawn,
-                                                           laid.lost),
-                           spans, identities, done.extras.by_row)
-
-
-@cache
-def _seed(output_fields: tuple[str, ...]) -> bytes:
-    from .digest import format_seed
-    return format_seed(output_fields, ROW_ORDER)
 
 
 def _rows(section: tuple[Any, ...], rows: range, slots: list[int],

@@ -148,12 +148,6 @@ sections = Table(
     Column("end_date", Date, nullable=False),
     Column("systems", String(32), nullable=False),
     Column("rule_set", Date, nullable=False),
-    #: the digest of the rows its rating wrote (office/digest.py); NULL: none known, the
-    #: next re-rate writes them again
-    Column("rows_digest", String(32)),
-    #: its lineup as a re-rate reads it (office/stored_lineup.py); NULL: read from the
-    #: event JSON
-    Column("lineup", Text),
     Index("sections_order", "end_date", "start_date", "event_id", "number"),
 )
 

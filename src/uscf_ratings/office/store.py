@@ -558,14 +558,6 @@ def write_sections(driver: Driver,
         for _, _, _, changes in sections for row in changes])
 
 
-def write_digests(driver: Driver, digests: Sequence[tuple[str | None, str, int]]) -> None:
-    """Set ``sections.rows_digest`` (office/digest.py) of each section given as (its
-    digest, event id, number)."""
-    if digests:
-        driver.executemany("UPDATE sections SET rows_digest = ? WHERE event_id = ? AND "
-                           "number = ?", digests)
-
-
 def has_match_changes(driver: Driver) -> bool:
     """Whether any stored state carries match changes (`write_outcomes`)."""
     return driver.execute("SELECT 1 FROM rating_match_changes LIMIT 1").fetchone() is not None

@@ -131,9 +131,7 @@ def stored_ratings(office: Office) -> dict[Place, Value]:
 def rerate_everything(office: Office) -> int:
     """Rate every stored section again, from the events as stored (their event JSON)
     and the database's states: a fresh `RatingRun` holds nothing of the runs that
-    stored them, and writes every section's rows, even where their digest says they
-    come out as stored (office/digest.py): the check is of the rows themselves. How
-    many sections."""
+    stored them. How many sections."""
     if not count_rows(office)["sections"]:
         return 0
     with writing(office.engine) as c:
@@ -143,4 +141,4 @@ def rerate_everything(office: Office) -> int:
             .order_by(t.sections.c.end_date, t.sections.c.start_date, t.sections.c.event_id,
                       t.sections.c.number).limit(1)).one()
         first: SectionKey = (row[0], row[1], row[2], row[3])  # Row.tuple() is deprecated
-        return len(RatingRun(c, rewrite=True).rate_from(first))
+        return len(RatingRun(c).rate_from(first))
