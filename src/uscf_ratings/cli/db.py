@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.formulas import round_half_up
+from ..core.formulas import two_decimals
 from ..core.model import Event, System
 from ..core.norms import NORM_CODES
 from ..core.rules import NoRuleSet
@@ -625,9 +625,8 @@ def player(ctx: click.Context, member_id: str, as_json: bool, as_of: object) -> 
                    "the record of both")
     for system, r in found["ratings"].items():
         floor = f", floor {r['floor']:g}" if r["floor"] else ""
-        peak = f", peak {round_half_up(r['peak'], 2):.2f}" if r["peak"] else ""
-        rating = round_half_up(r["rating"], 2)  # the stored float, rounded once
-        click.echo(f"  {system}: {r['display']} ({rating:.2f}){floor}{peak}")
+        peak = f", peak {two_decimals(r['peak'])}" if r["peak"] else ""
+        click.echo(f"  {system}: {r['display']} ({two_decimals(r['rating'])}){floor}{peak}")
     click.echo("history:" if found["history"] else "history: no section in this pool")
     for h in found["history"]:
         pre = "unr." if h["pre"] is None else f"{h['pre']:.2f}"

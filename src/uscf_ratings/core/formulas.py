@@ -37,6 +37,16 @@ def rounded_rating(value: float) -> int:
     return int(round_half_up(value))
 
 
+def two_decimals(value: float) -> str:
+    """A rating to two decimals as the terminal and CSV files show it: the stored float
+    rounded half up once, for display only.
+
+    >>> two_decimals(1502.345), two_decimals(1500)
+    ('1502.35', '1500.00')
+    """
+    return f"{round_half_up(value, 2):.2f}"
+
+
 def plain(value: object) -> str:
     """A number as explanations show it, without trailing zeros (K 28.96, bonus 0); "-"
     for none.

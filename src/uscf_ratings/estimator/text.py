@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..core.formulas import plain, round_half_up
+from ..core.formulas import plain, two_decimals
 from ..core.model import SYSTEM_NAMES, System
 from .estimate import DEFAULT_OPPONENT_GAMES, Estimate, Part
 
@@ -25,7 +25,7 @@ CAVEAT = ("This is an estimate. It rates your games against opponents who play o
 
 def r2(value: float | None) -> str:
     """A rating to two decimals, rounded half up; "-" for none."""
-    return "-" if value is None else f"{round_half_up(value, 2):.2f}"
+    return "-" if value is None else two_decimals(value)
 
 
 def render(est: Estimate) -> str:

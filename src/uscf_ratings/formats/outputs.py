@@ -30,7 +30,7 @@ import io
 import json
 from collections.abc import Sequence
 
-from ..core.formulas import round_half_up, rounded_rating
+from ..core.formulas import rounded_rating, two_decimals
 from ..core.model import SCORE, Event, Player, Result, Section
 from ..core.results import PlayerResult, RatingResult, SectionResult
 from .csv_safety import safe_row
@@ -198,7 +198,7 @@ def _csv_rating(r: RatingResult) -> list[object]:
     def number(value: float | None) -> str:
         return "" if value is None else repr(float(value))
 
-    post_2dp = "" if r.post is None else f"{round_half_up(r.post, 2):.2f}"
+    post_2dp = "" if r.post is None else two_decimals(r.post)
     return [r.system.value, number(r.pre), number(r.post), post_2dp,
             "" if r.games_after is None else r.games_after, r.formula]
 
