@@ -165,6 +165,29 @@ def test_a_savepoint_undoes_its_block_only(office: Office) -> None:
     assert raw_text(office, "members", "id") == ["also kept", "kept"]
 
 
+def test_the_null_and_true_the_loop_binds_are_stored_as_null_and_true(office: Office) -> None:
+    """The rating loop binds `Driver.null` and `Driver.true` for NULL and True (on SQLite a
+    NaN and 1, which bind faster than None and a bool): what the database stores of them
+    is a NULL and a true, read back by SQLAlchemy as None and True."""
+    with office.engine.begin() as c:
+        driver = Driver(c)
+        assert (driver.null is None) is not driver.sqlite  # a NaN on SQLite
+        insert_rows(c, schema.members, [{"id": "m", "name": ""}])
+        c.execute(insert(schema.events).values(
+            id="e", name="", start_date=date(2026, 1, 3), end_date=date(2026, 1, 3),
+            source="{}", submitted_at=datetime(2026, 1, 4), fingerprint="f"))
+        driver.executemany(
+            "INSERT INTO ratings (event_id, section, member_id, system, end_date, start_date, "
+            "pre, pre_games, post, games_after, norm, olm, games_known) "
+            "VALUES (?, 1, 'm', 'R', ?, ?, ?, ?, 1500.0, 4, ?, ?, ?)",
+            [("e", driver.date(date(2026, 1, 3)), driver.date(date(2026, 1, 3)),
+              driver.null, driver.null, driver.null, driver.true, driver.true)])
+        row = c.execute(select(schema.ratings.c.pre, schema.ratings.c.pre_games,
+                               schema.ratings.c.norm, schema.ratings.c.olm,
+                               schema.ratings.c.games_known)).one()
+    assert tuple(row) == (None, None, None, True, True)
+
+
 def test_sqlite_connections_have_a_page_cache_of_16_mb_and_journals_in_memory(
         tmp_path: Any) -> None:
     """SQLite's default 2 MB of page cache is outgrown by a year's results (64 MB were no

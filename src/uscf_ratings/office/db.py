@@ -9,6 +9,7 @@ for the first (`WriterWait`), however long it takes or up to a limit.
 
 from __future__ import annotations
 
+import math
 import os
 import sqlite3
 import time
@@ -256,6 +257,14 @@ class Driver:
         self.sqlite = self.dialect.name == "sqlite"
         self._percent = self.dialect.paramstyle != "qmark"  # psycopg: %s
         self.cursor = raw.cursor()
+        #: what the rating loop's bulk writes bind for NULL and for the booleans: on
+        #: SQLite a NaN, which it stores as NULL, and 1 and 0, which it stores for True
+        #: and False. sqlite3 binds an int or a float about seven times faster than None
+        #: or a bool, whose adapters it looks for at each value, and a result row holds
+        #: about nine NULLs and two booleans: about 1 s of a year's re-rate
+        #: (docs/performance.md). PostgreSQL stores a NaN as itself: there, None.
+        self.null: float | None = math.nan if self.sqlite and _nan_stored_as_null() else None
+        self.true: bool | int = 1 if self.sqlite else True
 
     def date(self, value: date | None) -> date | str | None:
         """A date or a time as SQLAlchemy's types store it: text in SQLite (a time always
@@ -332,6 +341,17 @@ class Driver:
                 self.execute(f"ROLLBACK TO SAVEPOINT {name}")
             raise
         self.execute(f"RELEASE SAVEPOINT {name}")
+
+
+@lru_cache(maxsize=1)
+def _nan_stored_as_null() -> bool:
+    """Whether this process's SQLite stores a NaN bound to a statement as NULL (as it
+    has for decades: SQLite has no NaN), checked once rather than assumed."""
+    probe = sqlite3.connect(":memory:")
+    try:
+        return bool(probe.execute("SELECT ? IS NULL", (math.nan,)).fetchone()[0])
+    finally:
+        probe.close()
 
 
 @lru_cache(maxsize=64)  # a few engines, a few queries each

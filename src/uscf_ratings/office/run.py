@@ -272,7 +272,7 @@ class RatingRun:
         """The part's results written in bulk: each section's rows and match changes."""
         driver = self.driver
         models = {m.section: m for m in done.models}
-        outputs = _columns(done.outputs)
+        outputs = _columns(done.outputs, driver)
         by_row = done.extras.by_row
         slots = laid.slot.tolist()
         won, drawn, lost = laid.won.tolist(), laid.drawn.tolist(), laid.lost.tolist()
@@ -309,7 +309,7 @@ class RatingRun:
         stop = start + len(laid_lineup.systems) * laid_lineup.size
         slots, won, drawn, lost = lists
         return _rows(columns, range(start, stop), slots, laid.slots.keys, outputs, by_row,
-                     changes, won, drawn, lost)
+                     changes, won, drawn, lost, self.driver)
 
     def _model(self, event: Submission, entry: SectionEntry) -> Section:
         model = event.model if event.has_model else self._stored(event.id)[0]
@@ -401,19 +401,24 @@ class RatingRun:
         self.loaded.update(new)
 
 
-_NAN_TO_NONE = {"pre", "post", "floor", "peak", "by_hand", "lowered_from", "lowered_to"}
-_UNKNOWN_TO_NONE = {"pre_games", "wins", "draws", "losses", "events3", "above_2200"}
+_NAN_TO_NULL = ("pre", "floor", "peak", "by_hand", "lowered_from", "lowered_to")
+_UNKNOWN_TO_NULL = ("pre_games", "wins", "draws", "losses", "events3", "above_2200")
 
 
-def _columns(outputs: Any) -> dict[str, list[Any]]:
-    """The engine's outputs as lists of Python values: NaN and UNKNOWN read as None."""
+def _columns(outputs: Any, driver: Driver) -> dict[str, list[Any]]:
+    """The engine's outputs as lists of the values the driver binds: NaN and UNKNOWN as
+    its NULL, olm as its booleans (`db.Driver.null`). ``post`` stays as it is: NaN only
+    on the rows without a rated game, which are not written."""
     out: dict[str, list[Any]] = {}
+    null = driver.null
     for name, column in zip(outputs._fields, outputs, strict=True):
+        if name == "olm" and driver.true is not True:
+            column = column.astype("i8")
         values = column.tolist()
-        if name in _NAN_TO_NONE:
+        if name in _NAN_TO_NULL and null is None:  # a NaN is SQLite's NULL already
             values = [None if v != v else v for v in values]
-        elif name in _UNKNOWN_TO_NONE:
-            values = [None if v < 0 else v for v in values]
+        elif name in _UNKNOWN_TO_NULL:
+            values = [null if v < 0 else v for v in values]
         out[name] = values
     return out
 
@@ -421,24 +426,25 @@ def _columns(outputs: Any) -> dict[str, list[Any]]:
 def _rows(section: tuple[Any, ...], rows: range, slots: list[int],
           slot_keys: Sequence[tuple[str, System]], outputs: dict[str, list[Any]],
           by_row: dict[int, Any], changes: list[tuple[Any, ...]], won: list[int],
-          drawn: list[int], lost: list[int]) -> list[tuple[Any, ...]]:
+          drawn: list[int], lost: list[int], driver: Driver) -> list[tuple[Any, ...]]:
     """A lineup section's rows of ``ratings`` (store.ROW_ORDER) from the engine's
-    outputs: each row of a member with a rated game; the rows of its states' match
-    changes added to ``changes``."""
+    outputs (`_columns`): each row of a member with a rated game; the rows of its states'
+    match changes added to ``changes``."""
     event_id, number, end, start = section
     pre, pre_games, post, games = (outputs[n] for n in ("pre", "pre_games", "post", "games"))
     floor, wins, draws, losses = (outputs[n] for n in ("floor", "wins", "draws", "losses"))
     events3, above, peak, olm = (outputs[n] for n in ("events3", "above_2200", "peak", "olm"))
     by_hand, low_from, low_to, norm = (outputs[n] for n in ("by_hand", "lowered_from",
                                                             "lowered_to", "norm"))
+    null, plain = driver.null, (driver.true, ())
     out = []
     for row in rows:
         s = slots[row]
-        if s < 0 or post[row] is None:
+        if s < 0 or post[row] != post[row]:  # no member id, or no rated game
             continue
         member, system = slot_keys[s]
-        code = NORM_CODES[norm[row]] if norm[row] >= 0 and system is NORM_SYSTEM else None
-        known, carried = by_row.get(row, (True, ()))
+        code = NORM_CODES[norm[row]] if norm[row] >= 0 and system is NORM_SYSTEM else null
+        known, carried = by_row.get(row, plain)
         out.append((pre[row], pre_games[row], post[row], games[row], floor[row],
                     won[row], drawn[row], lost[row], code,
                     wins[row], draws[row], losses[row], events3[row], peak[row], by_hand[row],
