@@ -3,6 +3,7 @@ are those SQLAlchemy writes and reads; a state after a rating is read back as wr
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
@@ -93,18 +94,21 @@ def raw_text(office: Office, table: str, column: str) -> list[object]:
 
 
 def test_insert_rows_stores_dates_and_times_as_sqlalchemy_does(office: Office) -> None:
-    """Times with and without microseconds, dates of every width."""
+    """Times with and without microseconds, dates of every width; texts with what a COPY
+    (PostgreSQL's insert_rows) escapes: tabs, newlines, backslashes, its NULL marker."""
     times = [datetime(2026, 3, 1, 12, 0, 0), datetime(2026, 3, 1, 12, 0, 0, 1500),
              datetime(999, 1, 1, 0, 0, 0, 999999)]
-    rows: list[dict[str, Any]] = [{"id": f"E{i}", "name": "", "start_date": date(2026, 1, i + 1),
-             "end_date": date(1000 + i, 12, 31), "source": "{}", "submitted_at": at,
+    texts = ["", "a\tb\nc\r\\N \\. é ♞", "\\"]
+    rows: list[dict[str, Any]] = [{"id": f"E{i}", "name": texts[i],
+             "start_date": date(2026, 1, i + 1), "end_date": date(1000 + i, 12, 31),
+             "source": '{"name": %s}' % json.dumps(texts[i]), "submitted_at": at,
              "corrections": 0} for i, at in enumerate(times)]
     with office.engine.begin() as c:
         c.execute(insert(schema.events), [r | {"id": "A" + r["id"]} for r in rows])
         insert_rows(c, schema.events, rows)
     with office.engine.connect() as c:
-        stored = c.exec_driver_sql("SELECT id, start_date, end_date, submitted_at FROM events "
-                                   "ORDER BY id").all()
+        stored = c.exec_driver_sql("SELECT id, start_date, end_date, submitted_at, name, "
+                                   "source FROM events ORDER BY id").all()
     assert [r[1:] for r in stored if r[0].startswith("E")] == \
         [r[1:] for r in stored if r[0].startswith("A")]
     assert len(stored) == 6
