@@ -115,16 +115,19 @@ def interrupted(events: list[Event], at: int) -> Iterator[Event]:
 def fail_in_section(patch: pytest.MonkeyPatch, at: int, error: BaseException) -> None:
     """``error`` raised while the results of the ``at``-th section of the run are made
     (counting from 0), after the rows of the events before it were written in the same
-    transaction."""
-    calls = iter(range(10**6))
-    rate = run_module.RatingRun._section_rows
+    transaction (`run.lineup_rows` makes the rows of a part's sections together)."""
+    made = 0
+    rows = run_module.lineup_rows
 
-    def rate_section(run: run_module.RatingRun, *args: Any) -> list[tuple[Any, ...]]:
-        if next(calls) == at:
+    def rows_of_part(*args: Any) -> Any:
+        nonlocal made
+        sections = args[3]
+        if made <= at < made + len(sections):
             raise error
-        return rate(run, *args)
+        made += len(sections)
+        return rows(*args)
 
-    patch.setattr(run_module.RatingRun, "_section_rows", rate_section)
+    patch.setattr(run_module, "lineup_rows", rows_of_part)
 
 
 @pytest.mark.parametrize("where", ["between events", "inside an event"])

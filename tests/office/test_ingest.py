@@ -121,15 +121,14 @@ def test_a_bug_while_rating_is_raised_as_it_is_after_the_events_before_it_commit
     from uscf_ratings.office import run
 
     paths = year_files(tmp_path, 6)
-    rate = run.RatingRun._section_rows
+    rows = run.lineup_rows
 
-    def rate_section(rating_run: run.RatingRun, i: int, entry: Any, *args: Any
-                     ) -> list[tuple[Any, ...]]:
-        if entry.event_id == paths[4].stem:  # the fifth event's sections, however rated
-            raise RuntimeError("a bug in the rating")
-        return rate(rating_run, i, entry, *args)
+    def rows_of_part(*args: Any) -> Any:
+        if any(event_id == paths[4].stem for event_id, *_ in args[3]):  # the fifth
+            raise RuntimeError("a bug in the rating")  # event's sections, however rated
+        return rows(*args)
 
-    monkeypatch.setattr(run.RatingRun, "_section_rows", rate_section)
+    monkeypatch.setattr(run, "lineup_rows", rows_of_part)
     committed: list[str] = []
     with pytest.raises(RuntimeError, match="a bug in the rating"):
         for report in ingest(office, paths, IngestOptions(rating=RateOptions(commit_every=10**9))):
