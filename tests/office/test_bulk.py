@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 from tests.office.conftest import dump, in_date_order, year
 
-from uscf_ratings.core.model import Event, Player, System
+from uscf_ratings.core.model import Event, Player, Rating, Result, Section, System
 from uscf_ratings.core.pipeline import rate_section
 from uscf_ratings.core.results import outcomes_of
 from uscf_ratings.formats.member_records import MemberRecord
@@ -332,3 +332,35 @@ def test_corrections_given_together_rerate_what_follows_once(office: Office,
     assert sum(r.rerated for r in reports) == stored_after
     assert dump(office) == in_date_order(tmp_path, [corrected.get(e.id, e) for e in events])
     assert dump(office) != before  # the corrections changed ratings
+
+
+def test_match_changes_a_state_carries_into_a_swiss_are_stored_on_its_row(
+        office: Office) -> None:
+    """A state after an event carries the match changes of the rating it started from
+    (core/steps.py): the Swiss a match player plays next stores the match's change on
+    that player's row, as the match's own row stores it (2017 text, section 7)."""
+    from tests.office.filled_before import _match
+
+    day = date(2026, 2, 1)
+    rated = {System.R: Rating(1600.0, 30)}
+    players = (
+        Player(1, "39000001", "Match Player A", results=(Result(1, "W", 2), Result(2, "D", 3))),
+        Player(2, "38000011", "Other 1", ratings=rated, results=(Result(1, "L", 1),
+                                                                 Result(2, "W", 4))),
+        Player(3, "38000012", "Other 2", ratings=rated, results=(Result(1, "W", 4),
+                                                                 Result(2, "D", 1))),
+        Player(4, "38000013", "Other 3", ratings=rated, results=(Result(1, "L", 3),
+                                                                 Result(2, "L", 2))))
+    swiss = Event("SW", day, day, (Section(1, day, day, players, systems=(System.R,)),),
+                  "Swiss")
+    office.rate_many([_match(1, date(2026, 1, 20)), swiss])
+    r, m = schema.ratings.c, schema.rating_match_changes.c
+    with office.engine.connect() as c:
+        carried = {event_id: count for event_id, count in c.execute(
+            select(r.event_id, r.match_changes).where(r.member_id == "39000001"))}
+        changes = {event_id: (position, day, change) for event_id, position, day, change
+                   in c.execute(select(m.event_id, m.position, m.date, m.change)
+                                .where(m.member_id == "39000001"))}
+    assert carried == {"M1": 1, "SW": 1}
+    assert changes["SW"] == changes["M1"]
+    assert changes["M1"][:2] == (1, date(2026, 1, 20))
