@@ -422,9 +422,9 @@ def lineup_rows(laid: HistoryLayout, outputs: Any, by_row: dict[int, Any],
     """The rows of ``ratings`` (store.ROW_ORDER) of a part's lineup sections (``sections``:
     each one's columns, in the part's order) from the engine's outputs, by section: a row
     for each member-system with a rated game, in the layout's order; and by section, the
-    rows of the match changes its states carry (``by_row``). A column at a time, as the
-    driver binds its values (`db.Driver.null`): about a third of the time of making each
-    row by itself."""
+    rows of the match changes its states carry (``by_row``). Made a column at a time,
+    with the values the driver binds fastest (`db.Driver.null`): about four fifths of the
+    time of making each row by itself, over a year's re-rate (docs/performance.md)."""
     import numpy as np
 
     written = np.flatnonzero((laid.slot >= 0) & ~np.isnan(outputs.post))
@@ -436,8 +436,11 @@ def lineup_rows(laid: HistoryLayout, outputs: Any, by_row: dict[int, Any],
         taken = column[written]
         if name == "olm" and driver.true is not True:
             taken = taken.astype("i8")
-        unknown = (np.isnan(taken) if null is None else None) if name in _NAN_TO_NULL \
-            else (taken < 0) if name in _UNKNOWN_TO_NULL else None  # (a NaN is SQLite's NULL)
+        unknown = None
+        if name in _NAN_TO_NULL and null is None:  # (else NaN, which SQLite stores as NULL)
+            unknown = np.isnan(taken)
+        elif name in _UNKNOWN_TO_NULL:
+            unknown = taken < 0
         if unknown is not None and unknown.any():
             taken = taken.astype(object)
             taken[unknown] = null

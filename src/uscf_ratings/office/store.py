@@ -72,8 +72,8 @@ def after_or_at(table: Any, key: SectionKey, number_column: str = "number") -> C
 def insert_rows(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """INSERT rows through the driver (see `db.Driver`), each a dict by column
     name; dates and times stored as SQLAlchemy's types store them. On PostgreSQL in one
-    COPY (`db.Driver.insert_many`): the members first met by a year's `uscf db rate`, a
-    row each, took a tenth of its loop as one statement a row."""
+    COPY (`db.Driver.insert_many`): as a statement a row, the members `uscf db rate` first
+    meets took about a twentieth of rating 4,000 events (docs/performance.md)."""
     if not rows:
         return
     driver = Driver(connection)
