@@ -10,9 +10,7 @@ import os
 import pickle
 import signal
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from tests.conftest import write_events
@@ -123,52 +121,6 @@ def test_the_pool_gives_the_events_the_loop_would_read(tmp_path: Path) -> None:
     assert got == read_stored([(i, texts[i]) for i in wanted])
     assert [event.id for event, _ in got] == wanted
     assert all(s.lineup is not None for event, _ in got for s in event.sections)
-
-
-#: where `read_marked` leaves its marks (set by a test before its readers fork)
-MARKS = Path()
-
-
-def read_marked(texts: list[tuple[str, str]]) -> bytes:
-    """`read_stored_pickled`, leaving a file named after the chunk's first event: run in
-    a reader, which the pool finds by this module's name."""
-    (MARKS / texts[0][0]).touch()
-    return read_stored_pickled(texts)
-
-
-def test_the_readers_read_before_the_first_events_are_asked_for_and_end_when_closed(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`prefetched` hands the readers their first chunks before it returns (a re-rate
-    loads its members meanwhile), and closing it before its end ends the pool."""
-    from uscf_ratings.office import prefetch
-
-    office = Office(f"sqlite:///{tmp_path / 'office.db'}")
-    office.init()
-    events = synthetic_events(federation(60, 5), CHUNK + 5, 5, sizes=(4, 12))
-    office.rate_many(events)
-    marks = tmp_path / "read"
-    marks.mkdir()
-    monkeypatch.setattr(sys.modules[__name__], "MARKS", marks)
-    pools: list[Any] = []
-
-    def pool_kept(workers: int) -> Any:
-        pools.append(reader_pool(workers))
-        return pools[-1]
-
-    monkeypatch.setattr(prefetch, "read_stored_pickled", read_marked)
-    monkeypatch.setattr(prefetch, "reader_pool", pool_kept)
-    with office.engine.connect() as c:
-        reading = prefetched(Driver(c), [e.id for e in events])
-        waited = 0.0
-        while len(list(marks.iterdir())) < 2 and waited < 60:  # both chunks, none asked for
-            time.sleep(0.05)
-            waited += 0.05
-        assert sorted(m.name for m in marks.iterdir()) == sorted([events[0].id,
-                                                                  events[CHUNK].id])
-        processes = list(pools[0]._processes.values())
-        assert processes and all(p.is_alive() for p in processes)
-        reading.close()
-    assert not any(p.is_alive() for p in processes)
 
 
 def test_the_readers_send_bytes_the_loop_unpickles(tmp_path: Path) -> None:

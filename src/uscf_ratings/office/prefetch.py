@@ -24,9 +24,8 @@ import os
 import pickle
 import signal
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from itertools import islice
 
 from .db import Driver
 from .defaults import PreRatings
@@ -88,34 +87,19 @@ def read_stored_pickled(texts: list[tuple[str, str]]) -> bytes:
 
 
 def prefetched(driver: Driver, event_ids: Sequence[str]
-               ) -> Generator[list[tuple[Submission, PreRatings]], None, None]:
+               ) -> Iterator[list[tuple[Submission, PreRatings]]]:
     """The stored events ``event_ids``, in that order, read in a pool of processes, in
-    lists of `CHUNK`. The pool starts, and is handed its first chunks, before
-    this returns: the readers read while the caller does its other work before it takes
-    the first events (a re-rate loads its members' states first, on one core: about
-    half a second of a year's re-rate that the readers' core was idle)."""
-    reading = _reading(driver, event_ids)
-    started = next(reading)
-    assert started == [], "the readers' first yield only starts them"
-    return reading
-
-
-def _reading(driver: Driver, event_ids: Sequence[str]
-             ) -> Generator[list[tuple[Submission, PreRatings]], None, None]:
-    """`prefetched`: yields [] once the readers have their first chunks, then the events.
-    Closed early (the caller stopped), the pool ends with it."""
+    lists of `CHUNK`."""
     # The platform's way to start processes, as the checks of `office.ingest`
     # (office/file_checks.py): on Linux a fork, which does not run the caller's main
     # module again. The workers only parse and make lineups (Python): they never start
     # Numba's threads, nor touch the database connection the fork copies.
     with reader_pool(os.cpu_count() or 1) as pool:
-        chunks = _texts(driver, event_ids)
-        waiting: deque[Future[bytes]] = deque(
-            pool.submit(read_stored_pickled, chunk) for chunk in islice(chunks, AHEAD - 1))
-        yield []
-        for chunk in chunks:
+        waiting: deque[Future[bytes]] = deque()
+        for chunk in _texts(driver, event_ids):
             waiting.append(pool.submit(read_stored_pickled, chunk))
-            yield _taken(waiting.popleft())
+            if len(waiting) >= AHEAD:
+                yield _taken(waiting.popleft())
         while waiting:
             yield _taken(waiting.popleft())
 

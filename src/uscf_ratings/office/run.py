@@ -18,7 +18,7 @@ row.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
@@ -189,36 +189,18 @@ class RatingRun:
                        t.sections.c.end_date)
                 .where(after_or_at(t.sections, key))
                 .order_by(*order_key(t.sections).clauses))]
-        ahead = self._read_ahead(keys)  # started now: they read while the members load
-        try:
-            if not self.appending:
-                self._start_rerate(key, keys)
-            self.appending, self.added = False, []
-            return self._rate_keys(keys, ahead)
-        finally:
-            if ahead is not None:
-                ahead.close()  # its pool ends, read to the end or not
-
-    def _start_rerate(self, key: SectionKey, keys: list[SectionKey]) -> None:
-        """Before rating from ``key`` again: the rows stored from it on, which are written
-        again (those of a section no longer stored removed), and for a long re-rate its
-        members loaded at once."""
-        self.stored = stored_sections(self.c, key)
-        self._forget()  # states read before may be later than ``key``: read again
-        if self.stored:
-            self.rerating = key
-            gone = self.stored.keys() - set(keys)  # rows of no section stored: none
-            if gone:
-                remove_outcomes(self.driver, gone)
-            if len(keys) >= PREFETCH_FROM:
-                self._load_stored_members(key)
-
-    def _rate_keys(self, keys: list[SectionKey],
-                   ahead: Iterator[list[tuple[Submission, PreRatings]]] | None
-                   ) -> list[Rated]:
-        """The sections ``keys`` rated in order, a part at a time, their events taken from
-        ``ahead`` where this run does not hold them."""
+            self.stored = stored_sections(c, key)
+            self._forget()  # states read before may be later than ``key``: read again
+            if self.stored:
+                self.rerating = key
+                gone = self.stored.keys() - set(keys)  # rows of no section stored: none
+                if gone:
+                    remove_outcomes(self.driver, gone)
+                if len(keys) >= PREFETCH_FROM:
+                    self._load_stored_members(key)
+        self.appending, self.added = False, []
         last_of = {key[2]: i for i, key in enumerate(keys)}
+        ahead = self._read_ahead(keys)
         rated: list[Rated] = []
         for at in range(0, len(keys), PART):
             self._load_part(keys[at:at + PART])
@@ -356,9 +338,9 @@ class RatingRun:
         self._load({self.merged.get(i, i): n for i, n in names.items()})
 
     def _read_ahead(self, keys: list[SectionKey]
-                    ) -> Generator[list[tuple[Submission, PreRatings]], None, None] | None:
+                    ) -> Iterator[list[tuple[Submission, PreRatings]]] | None:
         """For a long re-rate, the stored events it reads, in the order it first needs
-        them, read in a pool of processes (office/prefetch.py), started now."""
+        them, read in a pool of processes (office/prefetch.py)."""
         if len(keys) < PREFETCH_FROM:
             return None
         wanted = list(dict.fromkeys(k[2] for k in keys if k[2] not in self.events))
