@@ -98,15 +98,27 @@ def _met_themselves(section: Section, label: str) -> list[str]:
 
 
 def _names_under_one_id(event: Event) -> list[str]:
-    names: dict[str, dict[tuple[str, ...], list[str]]] = defaultdict(lambda: defaultdict(list))
+    """A warning for each member id the event gives to players of different names
+    (`same_name_key`), naming the first place of each name. Only an id given more than
+    once can have two names: the others are not looked at (their names' keys and places
+    were a tenth of checking a file)."""
+    entries: dict[str, list[tuple[Section, Player]]] = defaultdict(list)
     for section in event.sections:
         for p in section.players:
             if p.id.strip() and p.name.strip():
-                names[p.id][same_name_key(p.name)].append(
-                    f"{p.name!r} ({section_label(section)}, pair {p.pair})")
-    return [f"member id {ident} is used for different names: "
-            + ", ".join(places[0] for places in by_name.values())
-            for ident, by_name in names.items() if len(by_name) > 1]
+                entries[p.id].append((section, p))
+    warnings = []
+    for ident, given in entries.items():
+        if len(given) < 2:
+            continue
+        by_name: dict[tuple[str, ...], str] = {}
+        for section, p in given:
+            by_name.setdefault(same_name_key(p.name),
+                               f"{p.name!r} ({section_label(section)}, pair {p.pair})")
+        if len(by_name) > 1:
+            warnings.append(f"member id {ident} is used for different names: "
+                            + ", ".join(by_name.values()))
+    return warnings
 
 
 def same_name_key(name: str) -> tuple[str, ...]:
