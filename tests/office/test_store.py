@@ -169,10 +169,11 @@ def test_a_savepoint_undoes_its_block_only(office: Office) -> None:
     assert raw_text(office, "members", "id") == ["also kept", "kept"]
 
 
-def test_the_null_and_true_the_loop_binds_are_stored_as_null_and_true(office: Office) -> None:
-    """The rating loop binds `Driver.null` and `Driver.true` for NULL and True (on SQLite a
-    NaN and 1, which bind faster than None and a bool): what the database stores of them
-    is a NULL and a true, read back by SQLAlchemy as None and True."""
+def test_the_null_and_booleans_the_loop_binds_are_stored_as_null_and_booleans(
+        office: Office) -> None:
+    """The rating loop binds `Driver.null`, `Driver.true` and `Driver.false` for NULL,
+    True and False (on SQLite a NaN, 1 and 0, which bind faster than None and a bool):
+    what the database stores of them is read back by SQLAlchemy as None, True and False."""
     with office.engine.begin() as c:
         driver = Driver(c)
         assert (driver.null is None) is not driver.sqlite  # a NaN on SQLite
@@ -185,11 +186,11 @@ def test_the_null_and_true_the_loop_binds_are_stored_as_null_and_true(office: Of
             "pre, pre_games, post, games_after, norm, olm, games_known) "
             "VALUES (?, 1, 'm', 'R', ?, ?, ?, ?, 1500.0, 4, ?, ?, ?)",
             [("e", driver.date(date(2026, 1, 3)), driver.date(date(2026, 1, 3)),
-              driver.null, driver.null, driver.null, driver.true, driver.true)])
+              driver.null, driver.null, driver.null, driver.true, driver.false)])
         row = c.execute(select(schema.ratings.c.pre, schema.ratings.c.pre_games,
                                schema.ratings.c.norm, schema.ratings.c.olm,
                                schema.ratings.c.games_known)).one()
-    assert tuple(row) == (None, None, None, True, True)
+    assert tuple(row) == (None, None, None, True, False)
 
 
 def test_sqlite_connections_have_a_page_cache_of_16_mb_and_journals_in_memory(

@@ -265,6 +265,7 @@ class Driver:
         #: (docs/performance.md). PostgreSQL stores a NaN as itself: there, None.
         self.null: float | None = math.nan if self.sqlite and _nan_stored_as_null() else None
         self.true: bool | int = 1 if self.sqlite else True
+        self.false: bool | int = 0 if self.sqlite else False
 
     def date(self, value: date | None) -> date | str | None:
         """A date or a time as SQLAlchemy's types store it: text in SQLite (a time always

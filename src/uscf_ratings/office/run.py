@@ -416,8 +416,8 @@ def lineup_rows(laid: HistoryLayout, outputs: Any, by_row: dict[int, Any],
     values: dict[str, list[Any]] = {}
     for name, column in zip(outputs._fields, outputs, strict=True):
         taken = column[written]
-        if name == "olm" and driver.true is not True:
-            taken = taken.astype("i8")
+        if name == "olm":  # as the driver binds booleans
+            taken = np.where(taken, driver.true, driver.false)
         unknown = None
         if name in _NAN_TO_NULL and null is None:  # (else NaN, which SQLite stores as NULL)
             unknown = np.isnan(taken)
@@ -444,7 +444,7 @@ def lineup_rows(laid: HistoryLayout, outputs: Any, by_row: dict[int, Any],
         at = int(np.searchsorted(written, row))
         if at == len(written) or written[at] != row:
             continue  # no row written for it
-        known[at] = games_known if driver.true is True else int(games_known)
+        known[at] = driver.true if games_known else driver.false
         carried[at] = len(made)
         i = int(section[at])
         event_id, number = sections[i][:2]
