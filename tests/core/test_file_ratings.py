@@ -8,7 +8,7 @@ import pickletools
 from dataclasses import dataclass
 from datetime import date
 
-from uscf_ratings.core.layout import FileRatings, rated_file_row, rated_row
+from uscf_ratings.core.layout import FileRatings, file_columns, rated_row, rating_items
 from uscf_ratings.core.model import MatchChange, Rating
 
 EVERY_FIELD = Rating(1712.5, 31, date(2025, 3, 1), 10, 2, 19, 4, 1800.0, 1700.0, None, None,
@@ -55,19 +55,21 @@ def test_it_travels_as_the_ratings_fields() -> None:
     assert back[0] == EVERY_FIELD and back[0] is not back[0]  # made each time it is read
 
 
-def test_a_rated_row_read_from_the_fields_is_the_ratings_own() -> None:
-    """`rated_file_row` reads a travelled rating's `Before` values from its fields, as
-    `rated_row` reads them from the rating, and says which ratings are not plain (N not
-    known, match changes): those the history keeps as ratings."""
+def test_the_rated_rows_read_from_the_fields_are_the_ratings_own() -> None:
+    """`file_columns` reads travelled ratings' `Before` values from their fields, as
+    `rated_row` reads them from each rating, a column a field, and says which ratings
+    are not plain (N not known, match changes): those the history keeps as ratings."""
     plain = Rating(1500.0, 4, None, 1, 2, 1, 0, None, None, 1450.0, 1400.0, False, 7)
     unknown_n = Rating(1650.25, 20, games_known=False)
-    ratings = (EVERY_FIELD, plain, unknown_n, None, KeptRating(1300.0, 9))
+    ratings = (EVERY_FIELD, plain, unknown_n, KeptRating(1300.0, 9))
     travelled = pickle.loads(pickle.dumps(FileRatings(ratings)))
     for given in (ratings, FileRatings(ratings), travelled):
-        rows = [rated_file_row(given, at) for at in (0, 1, 2, 4)]
-        assert rows == [(rated_row(EVERY_FIELD), False), (rated_row(plain), True),
-                        (rated_row(unknown_n), False), (rated_row(ratings[4]), True)]
+        columns, plain_rows = file_columns(rating_items(given))
+        assert list(zip(*columns, strict=True)) == [rated_row(r) for r in ratings]
+        assert plain_rows == [False, True, False, True]
     # by hand, the field order the kernels read: R, N, W, D, L, events of 3+, games above
     # 2200, peak, floor, lowered from, lowered to, OLM, rated
-    assert rated_file_row(travelled, 1)[0] == (1500.0, 4, 1, 2, 1, 0, 7, None, None,
-                                               1450.0, 1400.0, False, True)
+    columns, _ = file_columns(rating_items(travelled))
+    assert [column[1] for column in columns] == [1500.0, 4, 1, 2, 1, 0, 7, None, None,
+                                                1450.0, 1400.0, False, True]
+    assert file_columns([]) == ([()] * 13, [])

@@ -90,7 +90,7 @@ def arrays(gathered: Columns) -> tuple[Terms, Before, Games]:
     """The gathered lists as arrays of the record layout (None read as NaN or UNKNOWN)."""
     games = Games(np.array(gathered.first, np.int64), np.array(gathered.last, np.int64),
                   np.array(gathered.opponent, np.int64), np.array(gathered.score, np.float64))
-    return _record(Terms, gathered.terms), _record(Before, gathered.rows), games
+    return record_of_rows(Terms, gathered.terms), record_of_rows(Before, gathered.rows), games
 
 
 #: the fields the kernels read as whole numbers (None: UNKNOWN) and as booleans; the
@@ -99,11 +99,17 @@ _INTEGERS = frozenset(fields_holding(Terms, int) + fields_holding(Before, int))
 _BOOLEANS = frozenset(fields_holding(Terms, bool) + fields_holding(Before, bool))
 
 
-def _record(record: type[R], rows: Sequence[tuple[Any, ...]]) -> R:
+def record_of_rows(record: type[R], rows: Sequence[tuple[Any, ...]]) -> R:
     """Rows of a record's values (one tuple per row or group) as its columns of arrays."""
     fields: tuple[str, ...] = record._fields
-    by_field = zip(*rows, strict=True) if rows else [()] * len(fields)
-    return record(*(_column(name, values) for name, values in zip(fields, by_field,
+    by_field = list(zip(*rows, strict=True)) if rows else [()] * len(fields)
+    return record_of_columns(record, by_field)
+
+
+def record_of_columns(record: type[R], columns: Sequence[Sequence[Any]]) -> R:
+    """A record's values given by field (a sequence each) as its columns of arrays."""
+    fields: tuple[str, ...] = record._fields
+    return record(*(_column(name, values) for name, values in zip(fields, columns,
                                                                    strict=True)))
 
 

@@ -32,28 +32,26 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from itertools import compress
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.constants import Constants
 from ..core.initial import BLENDED_SOURCE_FIELDS, blended_sources, initial_rating
 from ..core.layout import (
     UNRATED_ROW,
-    BeforeRow,
-    Columns,
-    FileRatings,
     Lineup,
-    holds_rating,
-    rated_file_row,
+    file_columns,
+    file_rating,
+    rating_items,
 )
 from ..core.model import Player, Rating, Section, System
 from ..core.pipeline import section_systems
 from ..core.pre_event import FloorsSetByHand, MemberFacts, PreRatings, prepare_player
-from ..core.records import Before, Games
+from ..core.records import Before, Games, Terms
 from ..core.rules import RULE_SETS, RuleSet, rules_for
-from .engine import arrays
+from .engine import record_of_columns, record_of_rows
 
 SYSTEMS = tuple(System)
 #: (end date, start date, event id, section number): the office's rating order
@@ -302,34 +300,105 @@ class HistoryLayout:
 def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
             slots: Slots | None = None) -> HistoryLayout:
     """Lay ``sections`` out (in rating order). ``slots`` carry on from an earlier part of
-    the same history, and are added to."""
+    the same history, and are added to.
+
+    Two passes. The first, a section at a time, gives each row its slot (made in the
+    order met) and gathers the lineups' columns by extending lists. The second decides
+    where each row's pre-event rating comes from with arrays: a member-system has a
+    state in the chain before a section if it had one before the history part, or a
+    section before it in ``sections`` rated it (`_Known`). Only the rows that need a
+    Python object (a file rating that is not plain, Step 1) are then visited one by
+    one: a year's re-rate laid out a section at a time spent about 1.9 s here."""
     slots = Slots() if slots is None else slots
-    known, owned = slots.rated, slots.own
     other_states: set[int] = set()
     for key in starting.states:  # a state before the history: read from the chain
-        known[slots.of(key)] = 1
+        slots.rated[slots.of(key)] = 1
         other_states.add(slots.index[key])
     for key in starting.own:
         if key in slots.index:
-            owned[slots.index[key]] = 1
-    gathered = Columns()
-    per_group: list[tuple[int, int, int, bool, int]] = []  #: system, rule set, end, norms, section
-    section_stop: list[int] = []
-    section_rows: list[int] = []
-    section_group: list[int] = []
+            slots.own[slots.index[key]] = 1
+    got = _gather(sections, slots, other_states)
+    known = _Known(slots, got)
+    slot, row_section = got.slot, got.row_section
+    in_python = np.zeros(len(sections), dtype=np.bool_)
+    chained = (slot >= 0) & known.before(slot, row_section)
+    held = np.array(got.held, dtype=np.bool_)
+    filed, firsts = ~chained & held, ~chained & ~held
+    reads: dict[tuple[str, int], tuple[System, ...]] = {}  # `_chain_systems`, by section
+    for index in _to_check(sections, starting, got, firsts):
+        in_python[index] = _in_python(index, sections[index], starting, slots, known,
+                                      firsts, got, reads)
+    python = in_python[row_section]
+    from_file, step1 = filed & ~python, firsts & ~python
+    given, given_ratings = _given(got, from_file)
+    step1_rows = _step1_rows(sections, starting, slots, known, got, step1, reads)
+    known.mark()
+    games = Games(got.first, got.last, np.array(got.opponent, np.int64),
+                  np.array(got.score, np.float64))
+    terms = record_of_rows(Terms, got.terms)
+    by_group = np.array([g[:4] for g in got.per_group], dtype=np.int64).reshape(-1, 4)
+    start, stop, half_k, dual_regular, regular = (
+        np.asarray(column) for column in (terms.start, terms.stop, terms.half_k,
+                                          terms.dual_regular, terms.regular))
+    layout = HistoryLayout(
+        tuple(sections), np.array(got.section_rows, np.int64),
+        np.array(got.section_group, np.int64), start, stop, half_k, dual_regular, regular,
+        by_group[:, 0], by_group[:, 1], by_group[:, 2], np.array(got.section_stop, np.int64),
+        by_group[:, 3].astype(np.bool_), np.array([g[4] for g in got.per_group], np.int64),
+        slot, from_file, step1, python, got.won, got.drawn, got.lost, given, given_ratings,
+        games, step1_rows, blend_table(len(slot), step1_rows, RULE_SETS, slots.index),
+        starting, slots, frozenset(other_states))
+    _static_step1(layout)
+    return layout
+
+
+@dataclass
+class _Gathered:
+    """What the first pass of `lay_out` gathers: per section, per group and per row."""
+
+    section_rows: list[int] = field(default_factory=list)
+    section_group: list[int] = field(default_factory=list)
+    #: per group: system, rule set, end, norms, section; and its `Terms` values
+    per_group: list[tuple[int, int, int, bool, int]] = field(default_factory=list)
+    section_stop: list[int] = field(default_factory=list)
+    terms: list[tuple[Any, ...]] = field(default_factory=list)
+    #: per row: the member's id, its file rating as held (`rating_items`), whether it has one
+    ids: list[str] = field(default_factory=list)
+    items: list[Any] = field(default_factory=list)
+    held: list[bool] = field(default_factory=list)
+    #: per game
+    opponent: list[int] = field(default_factory=list)
+    score: list[float] = field(default_factory=list)
+    #: the slots a match or a foreign event gives a state, and its section
+    model_slots: list[int] = field(default_factory=list)
+    model_sections: list[int] = field(default_factory=list)
+    constants: Constants | None = None
+    # per row, made by `arrays` at the end of the pass
+    slot: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    row_section: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    first: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    last: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    won: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    drawn: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    lost: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+
+
+def _gather(sections: Sequence[ToRate], slots: Slots, other_states: set[int]) -> _Gathered:
+    """The first pass of `lay_out`: each row's slot, made in the order rows are met, and
+    the lineups' columns gathered."""
+    got = _Gathered()
     slot: list[int] = []
-    from_file: list[bool] = []
-    step1: list[bool] = []
-    python: list[bool] = []
+    rows_of: list[int] = []  #: per section, its rows
+    first: list[int] = []  #: per row, its entrant's first and last game in its section,
+    last: list[int] = []  # and the section's first game
+    base: list[int] = []
     won: list[int] = []
     drawn: list[int] = []
-    lost: list[int] = []
-    step1_rows: list[Step1Row] = []
-    given_ratings: dict[int, Rating] = {}
     starts = [rs.effective for rs in RULE_SETS]
     for index, entry in enumerate(sections):
-        section_rows.append(len(slot))
-        section_group.append(len(per_group))
+        at = len(slot)
+        got.section_rows.append(at)
+        got.section_group.append(len(got.per_group))
         laid = entry.lineup
         if laid is None:  # a match or a foreign event: rated at a stop, from its model
             assert entry.model is not None, f"section {entry.key} has neither lineup nor model"
@@ -338,120 +407,196 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
                 if p.id and any(r.played for r in p.results):
                     for system in systems:  # a state after it
                         place = slots.of((p.id, system))
-                        known[place] = owned[place] = 1
+                        got.model_slots.append(place)
+                        got.model_sections.append(index)
                         other_states.add(place)
+            rows_of.append(0)
             continue
-        rules = rules_for(entry.start)
-        at = len(gathered.rows)
-        values: list[BeforeRow] = []  #: each row's `Before` values, where the file's
-        rule_set = starts.index(rules.effective)
-        for g in range(len(laid.systems)):
-            per_group.append((SYSTEMS.index(laid.systems[g]), rule_set, entry.end.toordinal(),
-                              entry.earns_norms, index))
-            section_stop.append(at + len(laid.systems) * laid.size if g == 0
-                                else at + g * laid.size)
-        size, ids = laid.size, laid.ids
-        # each row's slot, made in row order (system by system), before anything reads them
-        places = [slots.places(ids, system) for system in laid.systems]
-        held = _held(laid.ratings)
-        # where each row's pre-event rating comes from, by system: the chain's state
-        # (``chained``), else the file's (``filed``), else Step 1
-        chained = [[place >= 0 and known[place] == 1 for place in group] for group in places]
-        filed = [[not c and h for c, h in zip(chain, held[g * size:(g + 1) * size],
-                                              strict=True)]
-                 for g, chain in enumerate(chained)]
-        firsts = [[not c and not f for c, f in zip(chain, file, strict=True)]
-                  for chain, file in zip(chained, filed, strict=True)]
-        reads: dict[str, tuple[System, ...]] = {}  # `_chain_systems`, for this section
-        in_python = _in_python(entry, laid, starting, slots, known, owned, firsts, reads)
-        losses = [b - a - w - d for a, b, w, d in zip(laid.first, laid.last, laid.won,
-                                                         laid.drawn, strict=True)]
-        rows = size * len(laid.systems)
-        python.extend([in_python] * rows)
+        if got.constants is None:
+            got.constants = laid.constants
+        elif laid.constants != got.constants:
+            raise ValueError("sections rated together must share the formulas' numbers "
+                             "(constants.Constants); rate variants of the rules apart")
+        rule_set = starts.index(rules_for(entry.start).effective)
+        size, count = laid.size, len(laid.systems)
         for g, system in enumerate(laid.systems):
-            slot.extend(places[g])
-            won.extend(laid.won)
-            drawn.extend(laid.drawn)
-            lost.extend(losses)
-            if in_python:  # chosen at the chain's stop
-                from_file.extend([False] * size)
-                step1.extend([False] * size)
-                values.extend([UNRATED_ROW] * size)
-                continue
-            from_file.extend(filed[g])
-            step1.extend(firsts[g])
-            group_values = [UNRATED_ROW] * size  # the chain's state, or Step 1's
-            base = g * size
-            for e in compress(range(size), filed[g]):  # the file's rating (made only
-                row_values, plain = rated_file_row(laid.ratings, base + e)  # where unusual)
-                group_values[e] = row_values
-                if not plain:
-                    file_rating = laid.ratings[base + e]
-                    assert file_rating is not None
-                    given_ratings[at + base + e] = file_rating
-            values.extend(group_values)
-            for e in compress(range(size), firsts[g]):  # Step 1
-                member = ids[e]
-                chain = _chain_systems(member, slots, known, reads) if member else ()
-                player = laid.unrated[e]
-                if member:
-                    player = prepare_player(player, member, {}, starting.facts,
-                                            {}, entry.start, entry.mode)
-                step1_rows.append(Step1Row(at + base + e, member, player, system,
-                                           entry.end, rule_set, chain))
-        gathered.add(laid, values)
-        for g in range(len(laid.systems)):  # the member-systems it rates: a state after it
-            for place, a, b in zip(places[g], laid.first, laid.last, strict=True):
-                if place >= 0 and b > a:
-                    known[place] = owned[place] = 1
-    terms, given, games = arrays(gathered)
-    by_group = np.array([g[:4] for g in per_group], dtype=np.int64).reshape(-1, 4)
-    start, stop, half_k, dual_regular, regular = (
-        np.asarray(column) for column in (terms.start, terms.stop, terms.half_k,
-                                          terms.dual_regular, terms.regular))
-    layout = HistoryLayout(
-        tuple(sections), np.array(section_rows, np.int64), np.array(section_group, np.int64),
-        start, stop, half_k, dual_regular, regular, by_group[:, 0], by_group[:, 1],
-        by_group[:, 2], np.array(section_stop, np.int64), by_group[:, 3].astype(np.bool_),
-        np.array([g[4] for g in per_group], np.int64),
-        np.array(slot, np.int64), np.array(from_file, np.bool_), np.array(step1, np.bool_),
-        np.array(python, np.bool_), np.array(won, np.int64), np.array(drawn, np.int64),
-        np.array(lost, np.int64), given, given_ratings, games, tuple(step1_rows),
-        blend_table(len(slot), step1_rows, RULE_SETS, slots.index), starting, slots,
-        frozenset(other_states))
-    _static_step1(layout)
-    return layout
+            got.per_group.append((SYSTEMS.index(system), rule_set, entry.end.toordinal(),
+                                  entry.earns_norms, index))
+            got.section_stop.append(at + count * size if g == 0 else at + g * size)
+            got.terms.append((at + g * size, at + (g + 1) * size, *laid.terms[g]))
+            slot += slots.places(laid.ids, system)
+        items = rating_items(laid.ratings)
+        got.items += items
+        got.held += [item is not None for item in items]
+        got.ids += laid.ids * count
+        first += laid.first * count
+        last += laid.last * count
+        won += laid.won * count
+        drawn += laid.drawn * count
+        base += [len(got.opponent)] * (size * count)
+        got.opponent += laid.opponent
+        got.score += laid.score
+        rows_of.append(size * count)
+    offset = np.array(base, np.int64)
+    got.slot = np.array(slot, np.int64)
+    got.row_section = np.repeat(np.arange(len(sections), dtype=np.int64),
+                                np.array(rows_of, np.int64))
+    got.first = np.array(first, np.int64) + offset
+    got.last = np.array(last, np.int64) + offset
+    got.won, got.drawn = np.array(won, np.int64), np.array(drawn, np.int64)
+    got.lost = got.last - got.first - got.won - got.drawn
+    return got
 
 
-def _held(ratings: Sequence[Rating | None]) -> list[bool]:
-    """Whether each row of a lineup's file ratings has one, without making them
-    (`core.layout.holds_rating`)."""
-    if isinstance(ratings, FileRatings):
-        return [item is not None for item in ratings.items]
-    return [holds_rating(ratings, row) for row in range(len(ratings))]
+class _Known:
+    """Which slots have a state in the chain before each section of a history part:
+    those that had one before the part (`Slots.rated`; `Slots.own`: the office rated
+    them), and those a section before it in the part rated (a row with a game, or a
+    match or a foreign event). Made from the part's rows alone: an office's pool holds
+    far more slots than a part meets."""
+
+    def __init__(self, slots: Slots, got: _Gathered):
+        self.slots = slots
+        marked = (got.slot >= 0) & (got.last > got.first)
+        places = np.concatenate([got.slot[marked], np.array(got.model_slots, np.int64)])
+        by = np.concatenate([got.row_section[marked], np.array(got.model_sections, np.int64)])
+        order = np.lexsort((by, places))  # by slot, then section
+        places, by = places[order], by[order]
+        first = np.ones(len(places), dtype=np.bool_)
+        first[1:] = places[1:] != places[:-1]
+        #: the slots the part gives a state, sorted, and the first section that does
+        self.places, self.from_section = places[first], by[first]
+        self._from: dict[int, int] | None = None
+
+    def before(self, slot: NDArray[np.int64], section: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Per row, whether its slot (-1: none) has a state before its section."""
+        found = slot >= 0
+        had = np.zeros(len(slot), dtype=np.bool_)
+        flags = np.frombuffer(self.slots.rated, dtype=np.uint8)
+        had[found] = flags[slot[found]] != 0
+        del flags  # a bytearray with a view of it cannot grow
+        if len(self.places):
+            at = np.minimum(np.searchsorted(self.places, slot), len(self.places) - 1)
+            had |= (self.places[at] == slot) & (self.from_section[at] < section)
+        result: NDArray[np.bool_] = found & had
+        return result
+
+    def at(self, place: int, section: int) -> bool:
+        """Whether slot ``place`` has a state before section ``section``."""
+        return bool(self.slots.rated[place]) or self._first(place) < section
+
+    def own_at(self, place: int, section: int) -> bool:
+        """Whether the office rated slot ``place`` itself before section ``section``."""
+        return bool(self.slots.own[place]) or self._first(place) < section
+
+    def _first(self, place: int) -> int:
+        if self._from is None:
+            self._from = dict(zip(self.places.tolist(), self.from_section.tolist(),
+                                  strict=True))
+        return self._from.get(place, _NEVER)
+
+    def mark(self) -> None:
+        """The slots the part gives a state: a state (the office's) after it."""
+        for flags in (self.slots.rated, self.slots.own):
+            view = np.frombuffer(flags, dtype=np.uint8)  # writes to the bytearray
+            view[self.places] = 1
+            del view  # a bytearray with a view of it cannot grow
 
 
-def _chain_systems(member: str, slots: Slots, known: bytearray,
-                   reads: dict[str, tuple[System, ...]]) -> tuple[System, ...]:
-    """The systems in which ``member`` has a state in the chain before the section (what
-    its Step 1 reads of the chain), kept in ``reads``: the same for each of the member's
-    rows, as the section's own states are known only once it is laid out."""
-    found = reads.get(member)
+#: a section after every section: a slot the part does not give a state
+_NEVER = np.iinfo(np.int64).max
+
+
+def _to_check(sections: Sequence[ToRate], starting: Starting, got: _Gathered,
+              firsts: NDArray[np.bool_]) -> list[int]:
+    """The lineup sections that may be Python sections (`_in_python`): all where the
+    pre-event ratings are not the database's or floors or published ratings are given,
+    else those with a Step 1 row of a member (which may read the chain)."""
+    lineups = [i for i, entry in enumerate(sections) if entry.lineup is not None]
+    if starting.floors or starting.published:
+        return lineups
+    member_firsts = np.unique(got.row_section[firsts & (got.slot >= 0)]).tolist()
+    other = [i for i in lineups if sections[i].mode is not PreRatings.DATABASE]
+    return sorted(set(member_firsts) | set(other))
+
+
+def _given(got: _Gathered, from_file: NDArray[np.bool_]
+           ) -> tuple[Before, dict[int, Rating]]:
+    """The `Before` values of the rows whose pre-event rating is the file's (the others
+    unrated: the chain's state or Step 1 fill them), and the file's rating of those
+    whose rating is not plain, by row."""
+    rows = from_file.nonzero()[0].tolist()
+    items = [got.items[row] for row in rows]
+    values, plain = file_columns(items)
+    unusual: dict[int, Rating] = {}
+    for at in [at for at, p in enumerate(plain) if not p]:
+        made = file_rating(items[at])
+        assert made is not None
+        unusual[rows[at]] = made
+    size = len(from_file)
+    if not rows:
+        return Before(*(np.full(size, blank, dtype=kind) for kind, blank in _blanks())), unusual
+    columns = []
+    for (kind, blank), value in zip(_blanks(), record_of_columns(Before, values), strict=True):
+        column = np.full(size, blank, dtype=kind)
+        column[rows] = value
+        columns.append(column)
+    return Before(*columns), unusual
+
+
+@functools.cache
+def _blanks() -> tuple[tuple[np.dtype[Any], Any], ...]:
+    """Each `Before` field's kind and its value in an unrated row (`UNRATED_ROW`)."""
+    unrated = record_of_rows(Before, [UNRATED_ROW])
+    return tuple((np.asarray(column).dtype, np.asarray(column)[0]) for column in unrated)
+
+
+def _step1_rows(sections: Sequence[ToRate], starting: Starting, slots: Slots, known: _Known,
+                got: _Gathered, step1: NDArray[np.bool_],
+                reads: dict[tuple[str, int], tuple[System, ...]]) -> tuple[Step1Row, ...]:
+    """The rows whose pre-event rating is Step 1's, in row order."""
+    starts = [rs.effective for rs in RULE_SETS]
+    out = []
+    section_rows = got.section_rows
+    for row in step1.nonzero()[0].tolist():
+        index = int(got.row_section[row])
+        entry = sections[index]
+        laid = entry.lineup
+        assert laid is not None
+        g, e = divmod(row - section_rows[index], laid.size)
+        member = got.ids[row]
+        chain = _chain_systems(member, index, slots, known, reads) if member else ()
+        player = laid.unrated[e]
+        if member:
+            player = prepare_player(player, member, {}, starting.facts, {}, entry.start,
+                                    entry.mode)
+        out.append(Step1Row(row, member, player, laid.systems[g], entry.end,
+                            starts.index(rules_for(entry.start).effective), chain))
+    return tuple(out)
+
+
+def _chain_systems(member: str, section: int, slots: Slots, known: _Known,
+                   reads: dict[tuple[str, int], tuple[System, ...]]) -> tuple[System, ...]:
+    """The systems in which ``member`` has a state in the chain before section
+    ``section`` (what its Step 1 reads of the chain), kept in ``reads``."""
+    found = reads.get((member, section))
     if found is None:
         index = slots.index
-        found = reads[member] = tuple(s for s in SYSTEMS
-                                      if (place := index.get((member, s), -1)) >= 0
-                                      and known[place])
+        found = reads[(member, section)] = tuple(
+            s for s in SYSTEMS if (place := index.get((member, s), -1)) >= 0
+            and known.at(place, section))
     return found
 
 
-def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
-               known: bytearray, own: bytearray, firsts: Sequence[Sequence[bool]],
-               reads: dict[str, tuple[System, ...]]) -> bool:
-    """Whether the section's pre-event ratings are chosen at the chain's stop (the
-    module's docstring). ``firsts``: by system, whether each entrant's pre-event rating
-    is Step 1's (a member-system with no state in the chain, to which the file gives
-    no rating); ``reads``: `_chain_systems` kept for the section."""
+def _in_python(index: int, entry: ToRate, starting: Starting, slots: Slots, known: _Known,
+               firsts: NDArray[np.bool_], got: _Gathered,
+               reads: dict[tuple[str, int], tuple[System, ...]]) -> bool:
+    """Whether the lineup section ``index`` is a Python section: its pre-event ratings
+    are chosen at the chain's stop (the module's docstring). ``firsts``: per row,
+    whether its pre-event rating is Step 1's (a member-system with no state in the
+    chain, to which the file gives no rating)."""
+    laid = entry.lineup
+    assert laid is not None
     if entry.mode is not PreRatings.DATABASE:
         return True
     members = [m for m in laid.ids if m]
@@ -461,23 +606,23 @@ def _in_python(entry: ToRate, laid: Lineup, starting: Starting, slots: Slots,
         return True
     if starting.published and any(
             m in starting.published and any(
-                (slot := slots.index.get((m, s), -1)) < 0 or not own[slot]
+                (slot := slots.index.get((m, s), -1)) < 0 or not known.own_at(slot, index)
                 for s in starting.published[m].systems)
             for m in members):
         return True
     blended = rules_for(entry.start).initialization == "blended"
-    for group in firsts:  # Step 1 that reads a rating of the chain
-        for e in compress(range(len(group)), group):
-            member = laid.ids[e]
-            if not member:
-                continue  # a player without a member id: it reads no member's rating
-            read = _chain_systems(member, slots, known, reads)
-            if read and not blended:  # the priority lists
+    at = got.section_rows[index]
+    for row in firsts[at:at + laid.size * len(laid.systems)].nonzero()[0].tolist():
+        member = got.ids[at + row]  # Step 1 that reads a rating of the chain
+        if not member:
+            continue  # a player without a member id: it reads no member's rating
+        read = _chain_systems(member, index, slots, known, reads)
+        if read and not blended:  # the priority lists
+            return True
+        for s in read:  # the loop reads a state that has games; a baseline may have none
+            before = starting.states.get((member, s))
+            if before is not None and before.games <= 0:
                 return True
-            for s in read:  # the loop reads a state that has games; a baseline may have none
-                before = starting.states.get((member, s))
-                if before is not None and before.games <= 0:
-                    return True
     return False
 
 

@@ -152,12 +152,15 @@ def _made(item: Rating | tuple[Any, ...] | None) -> Rating | None:
     return rating_of_fields(*item) if isinstance(item, tuple) else item
 
 
-def holds_rating(ratings: Sequence[Rating | None], index: int) -> bool:
-    """Whether row ``index`` of a lineup's file ratings has one, without making it (a
-    `FileRatings` makes each rating when read)."""
-    if isinstance(ratings, FileRatings):
-        return ratings._items[index] is not None
-    return ratings[index] is not None
+def rating_items(ratings: Sequence[Rating | None]) -> Sequence[Rating | tuple[Any, ...] | None]:
+    """A lineup's file ratings as held, by row: a `FileRatings` gives each rating's
+    fields where it travelled (not made a `Rating`), any other sequence its ratings."""
+    return ratings._items if isinstance(ratings, FileRatings) else ratings
+
+
+def file_rating(item: Rating | tuple[Any, ...] | None) -> Rating | None:
+    """The rating of an item of `rating_items`."""
+    return _made(item)
 
 
 def rated_row(rating: Rating) -> BeforeRow:
@@ -165,19 +168,21 @@ def rated_row(rating: Rating) -> BeforeRow:
     return _read(rating) + _RATED
 
 
-def rated_file_row(ratings: Sequence[Rating | None], index: int) -> tuple[BeforeRow, bool]:
-    """`rated_row` of row ``index`` of a lineup's file ratings (which has one), and
-    whether that rating is plain: its N known and no match changes (else the caller
-    reads the rating itself). A `FileRatings` gives the values from the fields it
-    keeps, without making the rating: a long history reads most file ratings here."""
-    if isinstance(ratings, FileRatings):
-        item = ratings._items[index]
-        if isinstance(item, tuple):
-            known, changes = item[_PLAIN_AT[0]], item[_PLAIN_AT[1]]
-            return _read_fields(item) + _RATED, bool(known) and not changes
-    rating = ratings[index]
-    assert rating is not None, f"row {index} has no file rating"
-    return rated_row(rating), rating.games_known and not rating.match_changes
+def file_columns(items: Sequence[Rating | tuple[Any, ...]]
+                 ) -> tuple[list[tuple[Any, ...]], list[bool]]:
+    """The `Before` values of rows whose pre-event rating is the file's, from their
+    items of `rating_items` (ratings): a column of values each field (as `rated_row`
+    reads them), and per row whether its rating is plain: its N known and no match
+    changes (else the caller reads the rating itself, `file_rating`). Fields that
+    travelled are read without making the rating, all rows at once: a long history
+    reads most file ratings here."""
+    held = [item if isinstance(item, tuple) else rating_fields(item) for item in items]
+    if not held:
+        return [() for _ in range(len(_READ) + 1)], []
+    every = list(zip(*held, strict=True))  # by field
+    known, changes = every[_PLAIN_AT[0]], every[_PLAIN_AT[1]]
+    plain = [bool(k) and not c for k, c in zip(known, changes, strict=True)]
+    return [every[_FIELD_AT[name]] for name in _READ] + [_RATED * len(held)], plain
 
 
 #: the `Before` values of an unrated row before Step 1: R0 and N not known yet

@@ -34,7 +34,7 @@ from ..core.rules import rules_for
 from ..core.steps import merge_entrants
 from ..formats.member_history import MemberHistory
 from . import schema as t
-from .collector import fewer_collections
+from .collector import no_collections
 from .db import Driver
 from .prefetch import PREFETCH_FROM, prefetched
 from .store import (
@@ -176,7 +176,7 @@ class RatingRun:
     def rate_from(self, key: SectionKey) -> list[Rated]:
         """Rate every section from ``key`` on again, in order: each one's stored results
         are written anew, and the rows of a section no longer stored are removed."""
-        with fewer_collections():
+        with no_collections():  # office/collector.py says why
             return self._rate_from(key)
 
     def _rate_from(self, key: SectionKey) -> list[Rated]:
