@@ -373,7 +373,7 @@ class _Gathered:
     model_slots: list[int] = field(default_factory=list)
     model_sections: list[int] = field(default_factory=list)
     constants: Constants | None = None
-    # per row, made by `arrays` at the end of the pass
+    # per row (and `lost`), made as arrays at the end of the first pass (`_gather`)
     slot: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     row_section: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     first: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -504,7 +504,7 @@ class _Known:
 
 
 #: a section after every section: a slot the part does not give a state
-_NEVER = np.iinfo(np.int64).max
+_NEVER = int(np.iinfo(np.int64).max)
 
 
 def _to_check(sections: Sequence[ToRate], starting: Starting, got: _Gathered,
