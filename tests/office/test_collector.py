@@ -4,6 +4,7 @@ rating loop runs, and restores the collector as it was after (office/collector.p
 from __future__ import annotations
 
 import gc
+import weakref
 
 import pytest
 
@@ -21,20 +22,31 @@ def test_thresholds_are_raised_inside_and_restored_after_even_on_an_error() -> N
     assert gc.get_threshold() == before
 
 
-def test_a_cycle_made_inside_is_still_collected() -> None:
-    """Fewer collections, not none: a cycle left inside the block is freed."""
-    import weakref
+def _cycle() -> weakref.ref[object]:
+    """A cycle of two objects, left: a weak reference to one of them."""
 
     class Node:
         other: object = None
 
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_a_cycle_made_inside_is_still_collected() -> None:
+    """Fewer collections, not none: a cycle left inside the block is freed inside it."""
     with fewer_collections():
-        a, b = Node(), Node()
-        a.other, b.other = b, a
-        alive = weakref.ref(a)
-        del a, b
+        alive = _cycle()
         gc.collect()
         assert alive() is None
+
+
+def test_a_cycle_made_with_the_collector_off_is_freed_by_a_collection_after() -> None:
+    with no_collections():
+        alive = _cycle()
+        assert alive() is not None  # reference counting cannot free a cycle
+    gc.collect()
+    assert alive() is None
 
 
 def test_the_collector_is_off_inside_and_as_it_was_after_even_on_an_error() -> None:
@@ -53,21 +65,6 @@ def test_the_collector_is_off_inside_and_as_it_was_after_even_on_an_error() -> N
         assert not gc.isenabled()  # off before: left off
     finally:
         gc.enable()
-
-
-def test_a_cycle_made_inside_is_freed_by_a_collection_after() -> None:
-    import weakref
-
-    class Node:
-        other: object = None
-
-    with no_collections():
-        a, b = Node(), Node()
-        a.other, b.other = b, a
-        alive = weakref.ref(a)
-        del a, b
-    gc.collect()
-    assert alive() is None
 
 
 def test_a_rerate_runs_with_the_collector_off(monkeypatch: pytest.MonkeyPatch) -> None:
