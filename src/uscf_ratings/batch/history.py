@@ -312,8 +312,9 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
     slots = Slots() if slots is None else slots
     other_states: set[int] = set()
     for key in starting.states:  # a state before the history: read from the chain
-        slots.rated[slots.of(key)] = 1
-        other_states.add(slots.index[key])
+        place = slots.of(key)
+        slots.rated[place] = 1
+        other_states.add(place)
     for key in starting.own:
         if key in slots.index:
             slots.own[slots.index[key]] = 1

@@ -124,11 +124,11 @@ class FileRatings(Sequence["Rating | None"]):
 
     def __getitem__(self, index: int | slice) -> Rating | None | tuple[Rating | None, ...]:
         if isinstance(index, slice):
-            return tuple(map(_made, self._items[index]))
-        return _made(self._items[index])
+            return tuple(map(file_rating, self._items[index]))
+        return file_rating(self._items[index])
 
     def __iter__(self) -> Iterator[Rating | None]:
-        return map(_made, self._items)
+        return map(file_rating, self._items)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -147,8 +147,8 @@ class FileRatings(Sequence["Rating | None"]):
         return f"FileRatings({list(self)!r})"
 
 
-def _made(item: Rating | tuple[Any, ...] | None) -> Rating | None:
-    """A rating of `FileRatings` from what it holds."""
+def file_rating(item: Rating | tuple[Any, ...] | None) -> Rating | None:
+    """A rating of `FileRatings` from what it holds (an item of `rating_items`)."""
     return rating_of_fields(*item) if isinstance(item, tuple) else item
 
 
@@ -156,11 +156,6 @@ def rating_items(ratings: Sequence[Rating | None]) -> Sequence[Rating | tuple[An
     """A lineup's file ratings as held, by row: a `FileRatings` gives each rating's
     fields where it travelled (not made a `Rating`), any other sequence its ratings."""
     return ratings._items if isinstance(ratings, FileRatings) else ratings
-
-
-def file_rating(item: Rating | tuple[Any, ...] | None) -> Rating | None:
-    """The rating of an item of `rating_items`."""
-    return _made(item)
 
 
 def rated_row(rating: Rating) -> BeforeRow:
@@ -236,7 +231,7 @@ def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],
     size = lineup.size
     for row, rating in enumerate(ratings):
         if rating is not None:
-            rows.append(_read(rating) + _RATED)
+            rows.append(rated_row(rating))
             continue
         g, e = divmod(row, size)
         player = players.get(e) or lineup.unrated[e]
