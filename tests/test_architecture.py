@@ -16,7 +16,7 @@ from tests.conftest import REPO
 CORE = REPO / "src" / "uscf_ratings" / "core"
 #: Standard-library modules the core may import: math and data, nothing that touches the
 #: outside world (os, io, sys, pathlib, json, sqlite3, socket, time, random, ...).
-ALLOWED = {"__future__", "bisect", "collections", "dataclasses", "datetime", "decimal",
+ALLOWED = {"__future__", "array", "bisect", "collections", "dataclasses", "datetime", "decimal",
            "enum", "functools", "itertools", "math", "operator", "re", "typing"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval"}
 CLOCK = {"now", "today", "utcnow", "time"}

@@ -78,6 +78,21 @@ def test_bad_calendar_date_is_named() -> None:
         parse_event(json.dumps(data))
 
 
+def test_a_bad_date_given_twice_is_named_at_each_place() -> None:
+    """Each date text is read once an event (the reader keeps what it made): a bad one
+    is still named wherever it is given, and a good one is the same date everywhere."""
+    data = minimal()
+    players = data["sections"][0]["players"]  # type: ignore[index]
+    players[0]["ratings"]["R"]["date"] = players[1]["ratings"]["R"]["date"] = "2026-02-30"
+    with pytest.raises(ParseError) as caught:
+        parse_event(json.dumps(data))
+    assert [i.where for i in caught.value.issues] == [
+        "sections[0].players[0].ratings.R.date", "sections[0].players[1].ratings.R.date"]
+    players[0]["ratings"]["R"]["date"] = players[1]["ratings"]["R"]["date"] = "2026-07-30"
+    first, second = parse_event(json.dumps(data)).sections[0].players
+    assert first.ratings[System.R].date == second.ratings[System.R].date == date(2026, 7, 30)
+
+
 def test_invalid_json_names_line_and_column() -> None:
     with pytest.raises(ParseError, match=r"e.json: line 2 column 1: not valid JSON"):
         parse_event('{"event": \n}', "e.json")

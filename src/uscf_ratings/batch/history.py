@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+from array import array
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -334,8 +335,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
     given, given_ratings = _given(got, from_file)
     step1_rows = _step1_rows(sections, starting, slots, known, got, step1, reads)
     known.mark()
-    games = Games(got.first, got.last, np.array(got.opponent, np.int64),
-                  np.array(got.score, np.float64))
+    games = Games(got.first, got.last, got.opponent, got.score)
     terms = record_of_rows(Terms, got.terms)
     by_group = np.array([g[:4] for g in got.per_group], dtype=np.int64).reshape(-1, 4)
     start, stop, half_k, dual_regular, regular = (
@@ -367,9 +367,6 @@ class _Gathered:
     ids: list[str] = field(default_factory=list)
     items: list[Any] = field(default_factory=list)
     held: list[bool] = field(default_factory=list)
-    #: per game
-    opponent: list[int] = field(default_factory=list)
-    score: list[float] = field(default_factory=list)
     #: the slots a match or a foreign event gives a state, and its section
     model_slots: list[int] = field(default_factory=list)
     model_sections: list[int] = field(default_factory=list)
@@ -382,19 +379,22 @@ class _Gathered:
     won: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     drawn: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     lost: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: per game
+    opponent: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    score: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0, np.float64))
 
 
 def _gather(sections: Sequence[ToRate], slots: Slots, other_states: set[int]) -> _Gathered:
     """The first pass of `lay_out`: each row's slot, made in the order rows are met, and
-    the lineups' columns gathered."""
+    the lineups' columns gathered: their typed arrays (`core.layout.Lineup`) are copied
+    onto the part's, a section at a time, and read as NumPy arrays at the end."""
     got = _Gathered()
     slot: list[int] = []
     rows_of: list[int] = []  #: per section, its rows
-    first: list[int] = []  #: per row, its entrant's first and last game in its section,
-    last: list[int] = []  # and the section's first game
-    base: list[int] = []
-    won: list[int] = []
-    drawn: list[int] = []
+    first, last = array("q"), array("q")  #: per row, its entrant's first and last game in
+    base: list[int] = []  # its section, and the section's first game
+    won, drawn = array("q"), array("q")
+    opponent, score = array("q"), array("d")  #: per game
     starts = [rs.effective for rs in RULE_SETS]
     for index, entry in enumerate(sections):
         at = len(slot)
@@ -430,21 +430,22 @@ def _gather(sections: Sequence[ToRate], slots: Slots, other_states: set[int]) ->
         got.items += items
         got.held += [item is not None for item in items]
         got.ids += laid.ids * count
-        first += laid.first * count
-        last += laid.last * count
-        won += laid.won * count
-        drawn += laid.drawn * count
-        base += [len(got.opponent)] * (size * count)
-        got.opponent += laid.opponent
-        got.score += laid.score
+        first.extend(laid.first * count)
+        last.extend(laid.last * count)
+        won.extend(laid.won * count)
+        drawn.extend(laid.drawn * count)
+        base += [len(opponent)] * (size * count)
+        opponent.extend(laid.opponent)
+        score.extend(laid.score)
         rows_of.append(size * count)
     offset = np.array(base, np.int64)
     got.slot = np.array(slot, np.int64)
     got.row_section = np.repeat(np.arange(len(sections), dtype=np.int64),
                                 np.array(rows_of, np.int64))
-    got.first = np.array(first, np.int64) + offset
-    got.last = np.array(last, np.int64) + offset
-    got.won, got.drawn = np.array(won, np.int64), np.array(drawn, np.int64)
+    got.first = np.frombuffer(first, np.int64) + offset
+    got.last = np.frombuffer(last, np.int64) + offset
+    got.won, got.drawn = np.frombuffer(won, np.int64), np.frombuffer(drawn, np.int64)
+    got.opponent, got.score = np.frombuffer(opponent, np.int64), np.frombuffer(score)
     got.lost = got.last - got.first - got.won - got.drawn
     return got
 

@@ -12,6 +12,7 @@ same lists into arrays.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
@@ -62,14 +63,18 @@ class Lineup:
     pairs: tuple[int, ...]  #: per entrant: the pair number of its first row
     ids: tuple[str, ...]  #: per entrant: its member id ("" for none)
     names: tuple[str, ...]
-    first: tuple[int, ...]  #: per entrant: its games are first[e]:last[e]
-    last: tuple[int, ...]
-    opponent: tuple[int, ...]  #: per game: the opponent's entrant index
-    score: tuple[float, ...]
+    # The games' columns are typed arrays (64-bit, as the records' arrays), never
+    # written once made: a lineup travels between processes as their bytes (the checks'
+    # and the readers' lineups, office/spool.py and office/prefetch.py: a float object
+    # a game to unpickle, else), and the batch engine gathers them by copying.
+    first: array[int]  #: per entrant: its games are first[e]:last[e]
+    last: array[int]
+    opponent: array[int]  #: per game: the opponent's entrant index
+    score: array[float]
     #: per entrant: its rated games won and drawn (what the office stores of the event;
     #: counted here, where the games are read, rather than for each rated row)
-    won: tuple[int, ...]
-    drawn: tuple[int, ...]
+    won: array[int]
+    drawn: array[int]
     #: per row: the file's pre-event rating (None: unrated in that system); a tuple, or
     #: `FileRatings` in a lineup that travels between processes
     ratings: Sequence[Rating | None] = field(repr=False)
@@ -216,8 +221,9 @@ def lineup(section: Section, rules: RuleSet, systems: tuple[System, ...],
                for row, rating in enumerate(ratings) if rating is None}
     return Lineup(systems, terms, tuple(e.first.pair for e in entrants),
                   tuple(e.first.id for e in entrants), tuple(e.first.name for e in entrants),
-                  tuple(first), tuple(last), tuple(opponent), tuple(score), tuple(won),
-                  tuple(drawn), ratings, unrated, rules.constants)
+                  array("q", first), array("q", last), array("q", opponent),
+                  array("d", score), array("q", won), array("q", drawn), ratings, unrated,
+                  rules.constants)
 
 
 def before_rows(lineup: Lineup, ratings: Sequence[Rating | None],

@@ -162,15 +162,23 @@ class _Builder:
 
     def __init__(self, issues: list[Issue]):
         self.issues = issues
+        #: each date read, by its text: a file gives the same few dates to most of its
+        #: players' ratings, and one object for them is pickled once when the event
+        #: travels between processes (office/spool.py, office/prefetch.py)
+        self.dates: dict[str, date] = {}
 
     def calendar_date(self, text: str | None, where: str) -> date | None:
         if text is None:
             return None
+        made = self.dates.get(text)
+        if made is not None:
+            return made
         try:
-            return date.fromisoformat(text)
+            made = self.dates[text] = date.fromisoformat(text)
         except ValueError:
             self.issues.append(Issue(where, f"{text!r} is not a calendar date"))
             return date(1970, 1, 1)
+        return made
 
     def event(self, data: dict[str, Any]) -> Event:
         e = data["event"]
