@@ -236,10 +236,9 @@ class RatingRun:
         if laid is None:
             model = merged_followed(self._model(event, entry), self.merged)
             self._load({p.id: p.name for p in model.players if p.id})
-        else:
-            if self.merged and any(i in self.merged for i in laid.ids):
-                laid = self._merged_lineup(event, entry, laid)
-            self._load({i: n for i, n in zip(laid.ids, laid.names, strict=True) if i})
+        elif self.merged and any(i in self.merged for i in laid.ids):
+            # its members were loaded with the event's (`_load_part`, `_take`, `_event`)
+            laid = self._merged_lineup(event, entry, laid)
         return ToRate(event.id, entry.number, entry.start_date, entry.end_date, laid, model,
                       pre_ratings, entry.norm_reason is None)
 
@@ -328,14 +327,21 @@ class RatingRun:
         """Events read ahead, with their members loaded at once (one query for them all
         rather than one a section: what the database holds of them from before the
         re-rate does not change while it runs)."""
-        names: dict[str, str] = {}
         for event, pre_ratings in events:
             self.events[event.id] = (event, pre_ratings)
+        self._load_members_of([event for event, _ in events])
+
+    def _load_members_of(self, events: Sequence[Submission]) -> None:
+        """The members of the events' sections laid out, loaded (by the ids they were
+        merged into): before their sections are rated."""
+        names: dict[str, str] = {}
+        for event in events:
             for entry in event.sections:
                 if entry.lineup is not None:
-                    names.update((i, n) for i, n in zip(entry.lineup.ids, entry.lineup.names,
-                                                        strict=True) if i)
-        self._load({self.merged.get(i, i): n for i, n in names.items()})
+                    names.update(zip(entry.lineup.ids, entry.lineup.names, strict=True))
+        names.pop("", None)  # players without a member id
+        self._load({self.merged.get(i, i): n for i, n in names.items()} if self.merged
+                   else names)
 
     def _read_ahead(self, keys: list[SectionKey]
                     ) -> Iterator[list[tuple[Submission, PreRatings]]] | None:
@@ -347,9 +353,11 @@ class RatingRun:
         return prefetched(self.driver, wanted)
 
     def _event(self, event_id: str) -> tuple[Submission, PreRatings]:
+        """An event held (added, read ahead), or read now with its members loaded."""
         if event_id not in self.events:
             event, pre_ratings = self._stored(event_id)
             self.events[event_id] = (submission(event), pre_ratings)
+            self._load_members_of([self.events[event_id][0]])
         return self.events[event_id]
 
     def _stored(self, event_id: str) -> tuple[Event, PreRatings]:
@@ -361,9 +369,9 @@ class RatingRun:
         """Members first seen by this run: their facts and states before the history
         (the office's own where it has rated them, else a baseline), their published
         histories, and a row for new ids."""
-        new = [i for i in names if i not in self.loaded]
-        if not new:
+        if self.loaded.issuperset(names):  # most calls: every one is loaded already
             return
+        new = [i for i in names if i not in self.loaded]
         found = member_facts(self.c, new)
         missing = [i for i in new if i not in found]
         if missing:
