@@ -99,3 +99,22 @@ def test_uscf_db_event_shows_a_pre_rating_of_a_half_rounded_up(tmp_path: Path) -
     assert CliRunner().invoke(cli, ["db", "--db", url, "rate", str(event)]).exit_code == 0
     shown = CliRunner().invoke(cli, ["db", "--db", url, "event", "half"]).output
     assert "R: 1643 -> " in shown and "R: 1642 -> " not in shown, shown
+
+
+def test_the_pages_two_places_are_rounded_half_up(bare_client: Any) -> None:
+    """A page shows a rating to two places as the terminal and the CSV files do: the
+    decimal as written, rounded half up (2025 text, section 7). By hand: 1134.495 is
+    1134.50, though the float nearest it is a little below (1134.49499...), which
+    ``:.2f`` shows as 1134.49; 1500.125 is a float exactly, a half, which ``:.2f``
+    rounds to even, 1500.12, and half up is 1500.13."""
+    from tests.web.test_web_pages import estimate_form, text_of
+    from uscf_ratings.web.templating import two_places
+
+    assert (f"{1134.495:.2f}", f"{1500.125:.2f}") == ("1134.49", "1500.12")  # not these
+    assert (two_places(1134.495), two_places(1500.125)) == ("1134.50", "1500.13")
+    page = bare_client.post("/estimate", data=estimate_form(
+        mode="total", score="1", opp_rating=["1134.495", "1500.125"], opp_games=["", ""]))
+    assert page.status_code == 200
+    text = text_of(page.text)
+    assert "1134.50" in text and "1500.13" in text, text
+    assert "1134.49" not in text and "1500.12" not in text

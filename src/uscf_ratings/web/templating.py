@@ -10,7 +10,7 @@ import jinja2
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-from ..core.formulas import plain
+from ..core.formulas import plain, two_decimals
 from ..core.model import SYSTEM_NAMES, System
 from ..estimator.estimate import AGE_GROUPS
 from .links import segment
@@ -21,11 +21,12 @@ STATIC_DIGESTS = digests(Path(__file__).resolve().parent / "static")
 
 
 def two_places(value: object) -> str:
-    """A rating with two decimals (ratings are kept unrounded); a whole number (the
+    """A rating with two decimals, rounded half up as the terminal and the CSV files
+    show it (`formulas.two_decimals`: ratings are kept unrounded); a whole number (the
     office's public view, see `privacy`) as it is; "-" for none."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return "-"
-    return str(value) if isinstance(value, int) else f"{value:.2f}"
+    return str(value) if isinstance(value, int) else two_decimals(value)
 
 
 def code_spans(text: str) -> Markup:
