@@ -146,6 +146,9 @@ def rate_candidates(case: Case) -> Rated:
     for number, trace in zip((3, 4, 5), steps, strict=True):
         for name in trace._fields:
             columns[f"{name}{number}"] = np.asarray(getattr(trace, name))
+    # whether the floor held the rating up (core/explanation.py: step 5's rating below
+    # the floor in force), which the view says (``floor_applied``) even where it is None
+    columns["floor_held"] = columns["rating5"] < columns["floor"]
     return Rated(laid, rows, columns, count)
 
 
@@ -204,7 +207,9 @@ def places(view: dict[str, Any], rated: Rated, floor_only: bool) -> list[Place]:
             add("rating", "post", value=after, label=f"{where} state_after")
             add("games", "games", value=after, label=f"{where} state_after")
             add("peak", "peak", value=after, label=f"{where} state_after")
-            add("floor_applied", "floor")
+            add("floor_applied", "floor")  # which floor: the one in force
+            if "floor_applied" in shown:  # and whether it held, shown as None if not
+                out.append(Place("floor_held", row, 0, f"{where} floor_applied"))
             initial = shown.get("initial") or {}
             add("rating", "r0", value=initial, label=f"{where} initial")
             add("games", "n", value=initial, label=f"{where} initial")
