@@ -184,6 +184,23 @@ def test_missing_sibling(tmp_path: Path) -> None:
         "TDEXPORT.DBF together")]
 
 
+def test_a_folder_without_a_report_file_says_what_it_holds(tmp_path: Path) -> None:
+    """A folder is one rating report: one of event files is refused in one line that
+    says so and names what it holds, rather than three lines of missing files."""
+    for name in ("b.json", "a.json", "c.trf", "d.csv"):
+        (tmp_path / name).write_text("{}")
+    with pytest.raises(ParseError) as caught:
+        dbf.read(tmp_path)
+    assert [str(i) for i in caught.value.issues] == [
+        "a folder is read as one rating report (THEXPORT.DBF, TSEXPORT.DBF and TDEXPORT.DBF "
+        "together), and this one holds none of them but 4 other file(s) (a.json, b.json, "
+        "c.trf, ...): name the files themselves to read each as an event"]
+    for name in ("a.json", "b.json", "c.trf", "d.csv"):
+        (tmp_path / name).unlink()
+    with pytest.raises(ParseError, match=r"holds none of them, nor any other file$"):
+        dbf.read(tmp_path)
+
+
 def test_not_a_report_file(tmp_path: Path) -> None:
     other = tmp_path / "players.dbf"
     other.write_bytes(b"\x03")

@@ -211,8 +211,18 @@ def _locate(path: Path, issues: list[Issue]) -> dict[str, tuple[str, bytes]]:
     """The three files' bytes by upper-case name, from a folder, a zip or one file."""
     found: dict[str, tuple[str, bytes]] = {}
     if path.is_dir():
-        found = {p.name.upper(): (p.name, read_input(p)) for p in path.iterdir()
-                 if p.is_file() and p.name.upper() in TABLES}
+        files = sorted(p for p in path.iterdir() if p.is_file())
+        found = {p.name.upper(): (p.name, read_input(p)) for p in files
+                 if p.name.upper() in TABLES}
+        if not found:  # not a report at all: say what a folder is read as, and what it has
+            held = ", ".join(p.name for p in files[:3]) + (", ..." if len(files) > 3 else "")
+            issues.append(Issue("", "a folder is read as one rating report (THEXPORT.DBF, "
+                                    "TSEXPORT.DBF and TDEXPORT.DBF together), and this one "
+                                    "holds none of them" + (
+                                        f" but {len(files)} other file(s) ({held}): name "
+                                        "the files themselves to read each as an event"
+                                        if files else ", nor any other file")))
+            return found
     elif path.is_file() and path.suffix.lower() == ".zip" or _is_zip(path):
         found = _from_zip(path, issues)
         if issues:
