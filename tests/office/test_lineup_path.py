@@ -119,3 +119,27 @@ def test_a_long_rerate_reads_the_stored_events_ahead_in_a_pool(
     assert ways["pools"] >= 2 and ways["model"] == 0
     assert run_year(in_loop, True, monkeypatch)["pools"] == 0
     assert stored(in_pool) == stored(in_loop)
+
+
+def test_a_travelling_lineup_keeps_every_fact_of_its_unrated_players() -> None:
+    """A submission's lineups travel with their unrated players without results (Step 1
+    reads the facts, not the games): each is the player with ``results=()``, every other
+    field the same (FIDE and CFC ratings, birth date, ratings in other systems)."""
+    from uscf_ratings.core.settled import settled
+    from uscf_ratings.office.submission import submission
+
+    events = synthetic_events(federation(150, SEED), 30, SEED, sizes=(4, 30))
+    compared = 0
+    for event in events:
+        made = submission(event)  # from the event with its defaults filled, as stored
+        for entry, section in zip(made.sections, settled(event).sections, strict=True):
+            laid = entry.lineup
+            if laid is None:
+                continue
+            rows = {p.pair: p for p in section.players}
+            for e, player in laid.unrated.items():
+                given = rows[laid.pairs[e]]
+                assert player == replace(given, results=()) and player.results == ()
+                assert type(player) is type(given)
+                compared += 1
+    assert compared > 25
