@@ -149,9 +149,11 @@ def _travelling(laid: Lineup) -> Lineup:
 
 
 def _without_results(p: Player) -> Player:
-    """``replace(p, results=())``, made with every field at once (`model.player_of_fields`):
-    a reader makes one for each unrated entrant, and ``replace`` took about a tenth of a
-    re-rate reader's time."""
+    """``replace(p, results=())``, made with every field at once (`model.player_of_fields`)
+    for a plain `Player`: a reader makes one for each unrated entrant, and with
+    ``replace`` a re-rate reader's `submission` took 0.170 ms an event, not 0.148."""
+    if type(p) is not Player:  # a subclass stays itself
+        return replace(p, results=())
     return player_of_fields(p.pair, p.id, p.name, p.birth_date, p.adult, p.ratings, p.initial,
                             p.fide, p.cfc, ())
 
