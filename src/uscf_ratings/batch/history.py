@@ -304,7 +304,7 @@ def lay_out(sections: Sequence[ToRate], starting: Starting = Starting(),
     the same history, and are added to.
 
     Two passes. The first, a section at a time, gives each row its slot (made in the
-    order met) and gathers the lineups' columns by extending lists. The second decides
+    order met) and gathers the lineups' columns. The second decides
     where each row's pre-event rating comes from with arrays: a member-system has a
     state in the chain before a section if it had one before the history part, or a
     section before it in ``sections`` rated it (`_Known`). Only the rows that need a
@@ -531,10 +531,11 @@ def _given(got: _Gathered, from_file: NDArray[np.bool_]
     items = [got.items[row] for row in rows]
     values, plain = file_columns(items)
     unusual: dict[int, Rating] = {}
-    for at in [at for at, p in enumerate(plain) if not p]:
-        made = file_rating(items[at])
-        assert made is not None
-        unusual[rows[at]] = made
+    for at, is_plain in enumerate(plain):
+        if not is_plain:
+            made = file_rating(items[at])
+            assert made is not None
+            unusual[rows[at]] = made
     size = len(from_file)
     if not rows:
         return Before(*(np.full(size, blank, dtype=kind) for kind, blank in _blanks())), unusual
@@ -557,7 +558,6 @@ def _step1_rows(sections: Sequence[ToRate], starting: Starting, slots: Slots, kn
                 got: _Gathered, step1: NDArray[np.bool_],
                 reads: dict[tuple[str, int], tuple[System, ...]]) -> tuple[Step1Row, ...]:
     """The rows whose pre-event rating is Step 1's, in row order."""
-    starts = [rs.effective for rs in RULE_SETS]
     out = []
     section_rows = got.section_rows
     for row in step1.nonzero()[0].tolist():
@@ -572,8 +572,8 @@ def _step1_rows(sections: Sequence[ToRate], starting: Starting, slots: Slots, kn
         if member:
             player = prepare_player(player, member, {}, starting.facts, {}, entry.start,
                                     entry.mode)
-        out.append(Step1Row(row, member, player, laid.systems[g], entry.end,
-                            starts.index(rules_for(entry.start).effective), chain))
+        rule_set = got.per_group[got.section_group[index] + g][1]  # as `_gather` found it
+        out.append(Step1Row(row, member, player, laid.systems[g], entry.end, rule_set, chain))
     return tuple(out)
 
 

@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, overload
 
 from .constants import Constants
@@ -40,9 +40,8 @@ from .steps import Entrant, rating_of
 _READ = ("rating", "games", "wins", "draws", "losses", "events3", "games_above_2200", "peak",
          "floor", "floor_lowered_from", "floor_lowered_to", "olm")
 _read = attrgetter(*_READ)
-#: the same values from a rating's fields (`model.rating_fields`), as `FileRatings` keeps them
+#: where each field is in a rating's fields (`model.rating_fields`), as `FileRatings` keeps them
 _FIELD_AT = {f.name: at for at, f in enumerate(fields(Rating))}
-_read_fields = itemgetter(*(_FIELD_AT[name] for name in _READ))
 _PLAIN_AT = _FIELD_AT["games_known"], _FIELD_AT["match_changes"]
 _RATED = (True,)
 #: an unrated row after Step 1's R0 and N: no history, no floors

@@ -18,7 +18,7 @@ row.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
@@ -312,13 +312,9 @@ class RatingRun:
         (a few queries for them all, rather than a few a section: a round trip each on
         PostgreSQL). What the database holds of them before the part does not change
         until the part is written."""
-        names: dict[str, str] = {}
-        for _, _, event_id, number in keys:
-            held = self.events.get(event_id)
-            laid = held[0].section(number).lineup if held is not None else None
-            if laid is not None:
-                names.update((self.merged.get(i, i), n)
-                             for i, n in zip(laid.ids, laid.names, strict=True) if i)
+        held = [self.events[event_id][0].section(number).lineup
+                for _, _, event_id, number in keys if event_id in self.events]
+        names = self._member_names(laid for laid in held if laid is not None)
         ids = list(names)
         for at in range(0, len(ids), LOAD_AT_ONCE):  # a query's values are bounded
             self._load({i: names[i] for i in ids[at:at + LOAD_AT_ONCE]})
@@ -332,16 +328,20 @@ class RatingRun:
         self._load_members_of([event for event, _ in events])
 
     def _load_members_of(self, events: Sequence[Submission]) -> None:
-        """The members of the events' sections laid out, loaded (by the ids they were
-        merged into): before their sections are rated."""
+        """The members of the events' sections laid out, loaded: before their sections
+        are rated."""
+        self._load(self._member_names(entry.lineup for event in events
+                                      for entry in event.sections if entry.lineup is not None))
+
+    def _member_names(self, lineups: Iterable[Lineup]) -> dict[str, str]:
+        """The name of each member of ``lineups``, by the id it was merged into."""
         names: dict[str, str] = {}
-        for event in events:
-            for entry in event.sections:
-                if entry.lineup is not None:
-                    names.update(zip(entry.lineup.ids, entry.lineup.names, strict=True))
+        for laid in lineups:
+            names.update(zip(laid.ids, laid.names, strict=True))
         names.pop("", None)  # players without a member id
-        self._load({self.merged.get(i, i): n for i, n in names.items()} if self.merged
-                   else names)
+        if self.merged:
+            return {self.merged.get(i, i): n for i, n in names.items()}
+        return names
 
     def _read_ahead(self, keys: list[SectionKey]
                     ) -> Iterator[list[tuple[Submission, PreRatings]]] | None:
