@@ -255,7 +255,8 @@ class Checks:
         self.taken = 0
         self.passed_at = passed_at
         self.ready_until = ready_until
-        self.results = self._results(check_files(paths, spool))
+        self.checked = check_files(paths, spool)
+        self.results = self._results(self.checked)
 
     def ready(self) -> bool:
         return self.taken < self.ready_until
@@ -267,6 +268,9 @@ class Checks:
 
     def all_passed(self) -> bool:
         return self.taken >= self.passed_at
+
+    def passed(self) -> list[CheckedFile]:
+        return [item for item in self.checked if isinstance(item, CheckedFile)]
 
 
 

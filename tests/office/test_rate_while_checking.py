@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -111,3 +112,43 @@ def test_the_checking_is_announced_before_the_kernels_load(
     office.engine.dispose()
     assert seen[:3] == ["CheckingFiles", "load", "FileChecked"]
     assert seen.count("load") == 1 and seen[-1] == "Ingested"
+
+
+def on_the_day_of(path: Path, model: dict[str, Any]) -> None:
+    """Move the event of ``path`` to the dates of ``model`` (event JSON), section by
+    section: events of one weekend, rated in the order of their ids."""
+    doc = json.loads(path.read_text())
+    for part in (doc["event"], *doc["sections"]):
+        part["start_date"] = model["event"]["start_date"]
+        part["end_date"] = model["event"]["end_date"]
+    path.write_text(json.dumps(doc))
+
+
+def test_a_report_stored_under_another_id_stores_nothing(office_url: str,
+                                                         tmp_path: Path) -> None:
+    """A weekend's events, in the order of their ids, the last holding the games of an
+    event of that weekend stored before under another id: the batch is refused, naming
+    that file, and nothing of it is stored, though commits were due before its turn
+    came (the events before it came after every section stored)."""
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    stored = json.loads(paths[0].read_text())
+    stored["event"]["id"] = "A0"  # before the batch's ids (S000001...) in rating order
+    paths[0].write_text(json.dumps(stored))
+    for path in paths[1:]:
+        on_the_day_of(path, stored)
+    copy = dict(stored, event=dict(stored["event"], id="Z0"))  # after them all
+    again = tmp_path / "Z0.json"
+    again.write_text(json.dumps(copy))
+    assert CliRunner().invoke(cli, ["db", "--db", office_url, "init"]).exit_code == 0
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate", str(paths[0])])
+    assert out.exit_code == 0, out.output
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate", "--commit-every", "1",
+                                   *map(str, [*paths[1:], again])])
+    assert out.exit_code == 1, out.output
+    assert f"{again}: event Z0 holds the same games as event A0, which is stored" \
+        in out.output, out.output
+    office = Office(office_url)
+    with office.engine.connect() as c:
+        ids = c.execute(select(schema.events.c.id)).scalars().all()
+    office.engine.dispose()
+    assert ids == ["A0"], out.output

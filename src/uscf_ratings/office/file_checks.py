@@ -70,6 +70,7 @@ class FileChecks:
         self._events: set[str] = set()  #: the event ids `all_passed` saw
         self._contents: set[str] = set()  #: the fingerprints `all_passed` saw
         self._passed = True  #: every file `all_passed` saw passed, in rating order
+        self._passed_files: list[CheckedFile] = []  #: and those files, in order
         self._at = -1  #: the task whose results `results` gives now
         self._left = 0  #: and how many of them are left to give
         self.results: Iterator[CheckedFile | str] = self._results()
@@ -133,5 +134,10 @@ class FileChecks:
                 self._last = item.key
                 self._events.add(item.event_id)
                 self._contents.add(item.fingerprint)
+                self._passed_files.append(item)
             self._seen += 1
         return self._passed and bool(running) and self._seen == len(running)
+
+    def passed(self) -> list[CheckedFile]:
+        """The files `all_passed` has seen pass, in order: every file, once it says so."""
+        return self._passed_files

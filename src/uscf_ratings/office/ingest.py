@@ -43,7 +43,7 @@ from .checked_file import CheckedFile, Lacking, named
 from .collector import fewer_collections
 from .errors import DIFFERENT_EVENT_OPTION, DuplicateEvent, OfficeError
 from .file_checks import FileChecks
-from .office import EventRated, EventTransaction, GroupFailed, Office, stored_with_content
+from .office import EventRated, EventTransaction, GroupFailed, Office, stored_elsewhere
 from .options import IngestOptions, RateOptions
 from .run import load_kernels
 from .spool import Spool, read_event
@@ -168,8 +168,11 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
         for result in checks.results:  # the rest, if files were rated while checking
             checked = files.take(result)
             if isinstance(checked, str):
-                raise files.refused(checked, checks.results)
+                raise files.refused([checked], checks.results)
             yield _report_of(checked)
+        copies = files.stored_copies(files.checked)
+        if copies:
+            raise files.refused(copies, iter(()))
         checks.stop_pool()  # the rating loop has the cores
         in_order = sorted(files.checked, key=lambda item: item.key)
         yield RatingInOrder(len(in_order), sum(item.games for item in in_order))
@@ -185,16 +188,17 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
                          options: RateOptions) -> Generator[Report, None, bool]:
     """Rate each file's event as soon as it is checked, while they come in rating order;
     True once all are rated and committed. Nothing commits until every file has been
-    checked and passed (`FileChecks.all_passed`). A file that fails rolls everything
-    back, and is refused with the rest; a file whose event comes before one already rated
-    rolls everything back too, and returns False: rate in rating order instead."""
+    checked and passed (`FileChecks.all_passed`), and none holds a report stored under
+    another id (`_Files.none_stored`). A file that fails rolls everything back, and is
+    refused with the rest; a file whose event comes before one already rated rolls
+    everything back too, and returns False: rate in rating order instead."""
     with EventTransaction(office, options) as transaction:
         group: list[CheckedFile] = []
         for result in checks.results:
             checked = files.take(result)
             if isinstance(checked, str):
                 transaction.rollback()
-                raise files.refused(checked, checks.results)
+                raise files.refused([checked], checks.results)
             yield _report_of(checked)
             if files.out_of_order():
                 transaction.rollback()
@@ -206,11 +210,19 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
                 continue  # the next file is checked already: rated with this group
             yield from _rate_checked_group(transaction, checks, files, group)
             group = []
-            if transaction.due(options.commit_every) and checks.all_passed():
+            if transaction.due(options.commit_every) and _may_commit(checks, files):
                 yield from files.commit(transaction)
         yield from _rate_checked_group(transaction, checks, files, group)
         yield from files.commit(transaction)
     return True
+
+
+def _may_commit(checks: FileChecks, files: _Files) -> bool:
+    """Whether the events rated so far may be committed: every file has been checked and
+    passed, and none holds a report stored under another id. The files not yet taken
+    are asked about with the rest, in one query, the first time every file has passed:
+    a commit before that file's turn would store events of a batch then refused."""
+    return checks.all_passed() and files.none_stored(checks.passed())
 
 
 def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files: _Files,
@@ -220,6 +232,10 @@ def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files
     savepoint of its own then (`EventTransaction.rate_checked`); once every file has
     passed, it is undone alone and the events before it commit."""
     if group:
+        copies = files.stored_copies(group)
+        if copies:
+            transaction.rollback()
+            raise files.refused(copies, checks.results)
         yield from _rate_group(transaction, files, group,
                                [read_event(item.spooled) for item in group],
                                held=not checks.all_passed())
@@ -281,6 +297,10 @@ class _Files:
         self.checked: list[CheckedFile] = []
         self.file_of: dict[str, Path] = {}  #: the file of each event id
         self.content_of: dict[str, Path] = {}  #: the file of each content (fingerprint)
+        #: by event id, each file asked about (`stored_copies`): why it is refused as a
+        #: report stored under another id, or None
+        self.asked: dict[str, str | None] = {}
+        self.all_asked: bool | None = None  #: `none_stored`'s answer, once asked
         self.committed = 0  #: events committed
         self.unchanged = 0  #: events stored already as given, left as they were
         self.games = 0  #: the rated games of the events committed
@@ -289,7 +309,9 @@ class _Files:
 
     def take(self, result: CheckedFile | str) -> CheckedFile | str:
         """A file's result: the file checked, or why it is refused (its check's
-        message, or another file of the batch holds its event)."""
+        message, or another file of the batch holds its event or its content). Whether
+        a report is stored under another id is asked for many files at once
+        (`stored_copies`)."""
         if isinstance(result, str):
             return result
         other = self.file_of.get(result.event_id)
@@ -297,49 +319,60 @@ class _Files:
             return (f"{result.path}: event {result.event_id} is also in {other}: a batch "
                     f"holds each event once (rate the other file on its own, with --replace "
                     f"to correct it)")
-        duplicate = self.duplicate(result)
-        if duplicate is not None:
-            return duplicate
-        self.file_of[result.event_id] = result.path
-        self.content_of[result.fingerprint] = result.path
-        self.checked.append(result)
-        return result
-
-    def duplicate(self, result: CheckedFile) -> str | None:
-        """Why ``result`` is refused as an event another file of the batch holds, or
-        one stored under another id (office/fingerprint.py); None if it is not, or the
-        user said the files are other events. Asked as each file is taken, so that
-        such a file is refused with the others, before anything is stored; the office
-        asks again as it stores the event, in its transaction."""
-        if self.different_event or not result.fingerprint:
-            return None
-        other = self.content_of.get(result.fingerprint)
+        other = None if self.different_event or not result.fingerprint \
+            else self.content_of.get(result.fingerprint)
         if other is not None:
             return (f"{result.path}: event {result.event_id} holds the same games as "
                     f"{other} (the same dates, players and results, round by round): a "
                     f"report is rated once; if they are other events, give "
                     f"{DIFFERENT_EVENT_OPTION}")
-        if self.office is None:
-            return None
-        with self.office.engine.connect() as c:
-            stored = stored_with_content(c, result.fingerprint, result.event_id)
-        if stored is None:
-            return None
-        return named(result.path, DuplicateEvent(result.event_id, stored))
+        self.file_of[result.event_id] = result.path
+        self.content_of[result.fingerprint] = result.path
+        self.checked.append(result)
+        return result
+
+    def stored_copies(self, files: Sequence[CheckedFile]) -> list[str]:
+        """Why each of ``files`` that holds a report stored under another id
+        (office/fingerprint.py) is refused, in their order; none if the user said the
+        files are other events. Asked in one query for the files not asked about
+        before, so that such a file is refused with the others, before anything is
+        stored; the office asks again as it stores the event, in its transaction."""
+        new = [item for item in files if item.event_id not in self.asked]
+        if new:
+            stored: dict[str, str] = {}
+            if self.office is not None and not self.different_event:
+                with self.office.engine.connect() as c:
+                    stored = stored_elsewhere(c, [(item.event_id, item.fingerprint)
+                                                  for item in new if item.fingerprint])
+            for item in new:
+                other = stored.get(item.event_id)
+                self.asked[item.event_id] = None if other is None else \
+                    named(item.path, DuplicateEvent(item.event_id, other))
+        return [why for item in files if (why := self.asked[item.event_id]) is not None]
+
+    def none_stored(self, files: Sequence[CheckedFile]) -> bool:
+        """Whether none of ``files`` (every file of the batch) holds a report stored
+        under another id; asked once (`stored_copies`), the answer kept."""
+        if self.all_asked is None:
+            self.all_asked = not self.stored_copies(files)
+        return self.all_asked
 
     def out_of_order(self) -> bool:
         """Whether the last file checked comes before the one before it in rating
         order."""
         return len(self.checked) > 1 and self.checked[-1].key < self.checked[-2].key
 
-    def refused(self, first: str, rest: Iterator[CheckedFile | str]) -> FilesRefused:
-        """``first`` refused, with every other file refused among ``rest``: each is
-        checked first, so that the user sees all of them at once."""
-        problems = [first]
+    def refused(self, first: list[str], rest: Iterator[CheckedFile | str]) -> FilesRefused:
+        """The files ``first`` names refused, with every other file refused among
+        ``rest`` and among those taken before: each is checked first, so that the user
+        sees all of them at once (those refused by their checks or as another file's
+        event, then those that hold a report stored under another id)."""
+        problems = list(first)
         for result in rest:
             taken = self.take(result)
             if isinstance(taken, str):
                 problems.append(taken)
+        problems.extend(why for why in self.stored_copies(self.checked) if why not in problems)
         return FilesRefused(problems)
 
     def commit(self, transaction: EventTransaction) -> Iterator[Committed]:

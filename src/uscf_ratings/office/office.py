@@ -852,11 +852,16 @@ def _stored_contents(c: Connection, contents: Sequence[str]) -> dict[str, list[s
     return found
 
 
-def stored_with_content(c: Connection, content: str, other_than: str = "") -> str | None:
-    """The id of a stored event whose content's fingerprint is ``content``, other than
-    ``other_than`` (the first in id order); None if there is none."""
-    return next((i for i in _stored_contents(c, [content]).get(content, ()) if i != other_than),
-                None)
+def stored_elsewhere(c: Connection, events: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """For each of ``events`` (its id, its content's fingerprint) whose content is stored
+    under another id: that id (the first in id order), by the event's id."""
+    stored = _stored_contents(c, [content for _, content in events])
+    found = {}
+    for event_id, content in events:
+        other = next((i for i in stored.get(content, ()) if i != event_id), None)
+        if other is not None:
+            found[event_id] = other
+    return found
 
 
 def _first_key_of_event(c: Connection, event_id: str) -> SectionKey | None:
