@@ -60,7 +60,7 @@ def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_p
     """The check keeps the text it checked with the laid-out event in the spool: a file
     changed between the check and the rating changes nothing that is rated or stored."""
     from uscf_ratings.core.settled import settled
-    from uscf_ratings.formats.event_json import event_to_json, parse_event
+    from uscf_ratings.formats.event_json import event_from_dict, parse_event
     from uscf_ratings.office.checked_file import check_files
     from uscf_ratings.office.spool import read_event
 
@@ -68,11 +68,14 @@ def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_p
     text = path.read_text()
     [checked] = check_files([path], tmp_path / "spooled.pickle")
     assert not isinstance(checked, str)
-    path.write_text(text.replace('"results"', '"results" ', 1))
-    # the text checked, its defaults filled in (its ratings' dates: core/settled.py)
+    changed = text.replace('"games": ', '"games": 1', 1)  # a player's N, 100 times more
+    assert parse_event(changed) != parse_event(text)
+    path.write_text(changed)
+    # the text checked, its defaults filled in (its sections' systems: core/settled.py)
     checked_event = settled(parse_event(text))
     assert checked_event != parse_event(text)
-    assert read_event(checked.spooled).source_text() == json.dumps(event_to_json(checked_event))
+    stored = read_event(checked.spooled).source_text()
+    assert event_from_dict(json.loads(stored), checked=True) == checked_event
 
 
 def test_ctrl_c_says_how_many_events_were_committed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -342,7 +342,7 @@ def stored_equals_rated(path: Path, ctx: Context) -> Verdict:
 
     door = "stored = rated"
     try:
-        event, _text, _notes = read_checked(path, ReadOptions(assign_ids=True))
+        event = read_checked(path, ReadOptions(assign_ids=True)).event
         direct = direct_ratings(event)
     except CHECK_FAILURES as error:
         return refused(door, str(error))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,10 @@ from tests.conftest import another_file_of, write_events
 from tests.office.conftest import dump
 
 from uscf_ratings.core.model import Event
-from uscf_ratings.formats.event_json import read_event
+from uscf_ratings.core.settled import settled
+from uscf_ratings.formats.event_json import event_from_dict, read_event
 from uscf_ratings.office import schema
-from uscf_ratings.office.checked_file import CheckedFile, check_files
+from uscf_ratings.office.checked_file import CheckedFile, check_files, settled_text
 from uscf_ratings.office.defaults import PreRatings
 from uscf_ratings.office.file_checks import CHUNK, POOL_FROM, FileChecks
 from uscf_ratings.office.ingest import (
@@ -241,6 +243,61 @@ def test_the_events_wait_in_a_spool_file_a_task_and_each_file_goes_once_read(
         assert not second.exists()
     assert not spool.folder.exists()
     assert taken == [p.stem for p in paths]  # files named by event id, in date order
+
+
+def test_a_checked_event_json_file_is_spooled_as_its_settled_event(tmp_path: Path) -> None:
+    """A checked event JSON file whose sections do not name their systems goes to the
+    spool as the file's JSON with each section's systems and each rating's date added
+    (`settled_text`), not written out again: read back, it is the settled event, field
+    for field. One file's section names none; one's names two, and it is stored as its
+    text; the third's three sections name one system between them."""
+    paths = year_files(tmp_path, 3)
+    doc = json.loads(paths[1].read_text())
+    for section in doc["sections"]:
+        section["systems"] = ["R", "Q"]
+    paths[1].write_text(json.dumps(doc))
+    doc = json.loads(paths[2].read_text())
+    assert len(doc["sections"]) == 3
+    doc["sections"][2]["systems"] = ["R"]  # G/90;d30
+    paths[2].write_text(json.dumps(doc))
+    checked = [item for item in check_files(paths, tmp_path / "spool.pickle")
+               if isinstance(item, CheckedFile)]
+    assert len(checked) == 3
+    for path, event in zip(paths, Spool.drain([item.spooled for item in checked]),
+                           strict=True):
+        assert event.source is not None and event.model == settled(read_event(path))
+        assert event.model.sections[0].systems  # filled, where the file named none
+        if path == paths[1]:  # nothing filled: its text, as it is
+            assert event.source == path.read_text()
+            continue
+        stored, given = json.loads(event.source), json.loads(path.read_text())
+        for section, before in zip(stored["sections"], given["sections"], strict=True):
+            if "systems" not in before:
+                del section["systems"]
+            for player, as_given in zip(section["players"], before["players"], strict=True):
+                for system, rating in player.get("ratings", {}).items():
+                    assert rating.pop("date") == as_given["ratings"][system].get(
+                        "date", before.get("start_date", given["event"]["start_date"]))
+        assert stored == given  # the file's own JSON: nothing else written out again
+
+
+def test_the_settled_text_is_the_whole_event_written_out_where_a_player_was_filled(
+        tmp_path: Path) -> None:
+    """`settled_text` adds systems alone: where `core.settled` filled a rating's date
+    (a model not read from event JSON, whose reader dates every rating), it gives
+    None, and the office writes the whole settled event out instead."""
+    [path] = year_files(tmp_path, 1)
+    parsed = json.loads(path.read_text())
+    read = read_event(path)
+    section = read.sections[0]
+    player = section.players[0]
+    system, rating = next(iter(player.ratings.items()))
+    undated = replace(read, sections=(replace(section, players=(
+        replace(player, ratings={**player.ratings, system: replace(rating, date=None)}),
+        *section.players[1:])), *read.sections[1:]))
+    assert settled_text(parsed, undated, settled(undated)) is None
+    text = settled_text(parsed, read, settled(read))
+    assert text is not None and event_from_dict(json.loads(text)) == settled(read)
 
 
 # --- Rating while the files are checked -------------------------------------------------

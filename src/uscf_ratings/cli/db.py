@@ -192,11 +192,11 @@ def _read_one(file: Path, options: ReadOptions) -> Event:
     from ..office.checked_file import named, read_checked
 
     try:
-        event, _text, notes = read_checked(file, options)
+        read = read_checked(file, options)
     except FAILURES as error:
         raise click.ClickException(named(file, error)) from None
-    _warn(file, notes)
-    return event
+    _warn(file, read.notes)
+    return read.event
 
 
 def _warn(file: Path, notes: tuple[str, ...]) -> None:

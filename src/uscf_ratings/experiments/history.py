@@ -133,7 +133,7 @@ def read_folder(folder: Path, period: Period = Period()) -> History:
     files = event_files(folder)
     for path in files:
         try:
-            event, _, _ = read_checked(path)
+            event = read_checked(path).event
         except CHECK_FAILURES as error:
             raise HistoryError(named(path, error)) from None
         events.append(event)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..core.model import Event
 from ..core.pipeline import section_systems
@@ -72,18 +72,27 @@ class CheckedFile:
         return self.key[2]
 
 
-def read_checked(path: Path, options: ReadOptions = ReadOptions()
-                 ) -> tuple[Event, str | None, tuple[str, ...]]:
-    """One file read and checked as the office will rate it; for event JSON read as it
-    is, the text it was read from; and what to tell the user (warnings, ids given).
-    Raises one of `CHECK_FAILURES`, naming the file."""
-    from ..formats.bounds import read_input
+@dataclass(frozen=True)
+class ReadFile:
+    """A file read and checked (`read_checked`)."""
+
+    event: Event
+    #: for event JSON read as it is, the text it was read from, and that text parsed
+    text: str | None
+    parsed: Any
+    notes: tuple[str, ...]  #: what to tell the user (warnings, ids given)
+
+
+def read_checked(path: Path, options: ReadOptions = ReadOptions()) -> ReadFile:
+    """One file read and checked as the office will rate it. Raises one of
+    `CHECK_FAILURES`, naming the file."""
+    from ..formats.bounds import parse_json, read_input
     from ..formats.common import require_systems
     from ..formats.detect import read_any, sniff
-    from ..formats.event_json import parse_event, read_event
+    from ..formats.event_json import event_from_dict, read_event
     from .admission import check_event, with_assigned_ids
 
-    text = None
+    text = parsed = None
     data = None if path.is_dir() else read_input(path)  # read once: sniffed and parsed
     plain = options.event_date is None and options.systems is None
     named_format = options.format.name if options.format is not None else None
@@ -91,7 +100,8 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
         assert data is not None
         try:
             text = data.decode("utf-8")
-            event = parse_event(text, str(path))
+            parsed = parse_json(text, str(path))
+            event = event_from_dict(parsed, str(path))
         except UnicodeDecodeError:
             text, event = None, read_event(path)  # which says where it is not UTF-8
     else:
@@ -103,7 +113,7 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
     if options.assign_ids:
         event, given = with_assigned_ids(event)
         if given:
-            text = None  # the event stored is the file's with the ids given
+            text = parsed = None  # the event stored is the file's with the ids given
             notes.extend(given)
     for section in event.sections:
         section_systems(section, rules_for(section.start_date))
@@ -112,7 +122,37 @@ def read_checked(path: Path, options: ReadOptions = ReadOptions()
     if verdict.problems:
         raise AdmissionError(str(path), verdict.problems)
     notes.extend(verdict.warnings)
-    return event, text, tuple(notes)
+    return ReadFile(event, text, parsed, tuple(notes))
+
+
+def settled_text(parsed: Any, read: Event, filled: Event) -> str | None:
+    """The event JSON text of ``filled`` (`core.settled` of ``read``, read from the event
+    JSON ``parsed``): ``parsed`` with the defaults docs/office.md lists written in, each
+    section's systems and each rating's date (the section's start, which the reader
+    gave it), where systems are all that was filled, as they are for event JSON; None
+    where more was. Writing the whole event out again (`event_to_json`) cost more than
+    a tenth of checking a file. A test holds the text read back equal to ``filled``."""
+    sections = []
+    for given, before, after in zip(parsed["sections"], read.sections, filled.sections,
+                                    strict=True):
+        if after is not before and (before.systems or not after.systems or any(
+                p is not q for p, q in zip(before.players, after.players, strict=True))):
+            return None
+        start = after.start_date.isoformat()
+        section = {**given, "players": [_dated(player, start) for player in given["players"]]}
+        if after.systems:
+            section["systems"] = [system.value for system in after.systems]
+        sections.append(section)
+    return json.dumps({**parsed, "sections": sections})
+
+
+def _dated(player: dict[str, Any], start: str) -> dict[str, Any]:
+    """An event JSON player with each rating dated ``start`` where it has no date."""
+    ratings = player.get("ratings")
+    if not ratings or all(r.get("date") is not None for r in ratings.values()):
+        return player
+    return {**player, "ratings": {system: r if r.get("date") is not None else {**r, "date": start}
+                                  for system, r in ratings.items()}}
 
 
 def named(path: Path, error: BaseException) -> str:
@@ -132,12 +172,14 @@ def check_file(path: Path, spool: BinaryIO, spool_path: Path,
     from .submission import submission
 
     try:
-        event, text, notes = read_checked(path, options)
+        read = read_checked(path, options)
     except CHECK_FAILURES as error:
         return named(path, error)
-    taken = submission(event, text)  # its defaults filled: the text kept if none was
+    event, notes = read.event, read.notes
+    taken = submission(event, read.text)  # its defaults filled: the text kept if none was
     if taken.source is None:
-        taken = replace(taken, source=json.dumps(event_to_json(taken.model)))
+        text = None if read.parsed is None else settled_text(read.parsed, event, taken.model)
+        taken = replace(taken, source=text or json.dumps(event_to_json(taken.model)))
     taken = replace(taken, fingerprint=taken.content_fingerprint())  # made here, in parallel
     spooled = write_event(spool, spool_path, taken)
     return CheckedFile(path, taken.first_key, taken.rated_games, lacking_games(event), notes,

@@ -112,8 +112,9 @@ class Submission:
 def submission(event: Event, source: str | None = None) -> Submission:
     """The event as the office takes it, every default filled in (`core.settled`): what
     it rates is what it stores. ``source`` is its event JSON text if at hand, used only
-    where nothing was filled (else the settled model is written out). Its Swiss and
-    round-robin sections are laid out (their lineups)."""
+    where nothing was filled (else the settled model is written out, unless the caller
+    adds what was filled to the file's own JSON: `checked_file.settled_text`). Its
+    Swiss and round-robin sections are laid out (their lineups)."""
     filled = settled(event)
     if filled is not event:
         event, source = filled, None
