@@ -53,6 +53,9 @@ def test_one_bad_file_among_many_stores_nothing_and_is_named(tmp_path: Path) -> 
     assert out.exit_code == 1
     assert str(bad) in out.output and "'Q9' is not a US Chess code" in out.output
     assert stored_events(url) == 0
+    twice = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths), str(bad)])
+    assert twice.exit_code == 1 and twice.output == out.output  # named once, counted once
+    assert out.output.endswith("\n1 file(s) refused: nothing was stored\n"), out.output
 
 
 def test_the_text_stored_is_the_text_checked_though_the_file_changes_after(tmp_path: Path
@@ -321,3 +324,28 @@ def test_ctrl_c_while_the_files_are_checked_stores_nothing(tmp_path: Path,
     assert out.exit_code == 130, out.output
     assert "stopped while reading the files: nothing was stored" in out.output
     assert stored_events(url) == 0
+
+
+@pytest.mark.parametrize("files", [1, POOL_FROM])
+def test_a_database_without_the_schema_is_refused_before_any_file_is_read(
+        tmp_path: Path, files: int) -> None:
+    """A database with no schema, or one at an older revision (a user who upgraded the
+    program and not the database): one line saying what to run, as every other
+    command says it, and no file read or stored."""
+    from alembic import command
+
+    from uscf_ratings.office.db import SCHEMA_HEAD, _alembic_config, make_engine, writing
+
+    paths = year_files(tmp_path, files)
+    (tmp_path / "empty.db").write_bytes(b"")
+    older = f"sqlite:///{tmp_path / 'older.db'}"
+    engine = make_engine(older)
+    with writing(engine) as c:
+        command.upgrade(_alembic_config(c), "0007")
+    engine.dispose()
+    for url, says in ((f"sqlite:///{tmp_path / 'empty.db'}",
+                       "the database has no schema yet: run `uscf db init` first"),
+                      (older, f"the database schema is at 0007, this program needs "
+                              f"{SCHEMA_HEAD}: run `uscf db upgrade`")):
+        out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
+        assert (out.exit_code, out.output) == (1, f"Error: {url}: {says}\n")

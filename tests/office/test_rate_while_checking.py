@@ -152,3 +152,32 @@ def test_a_report_stored_under_another_id_stores_nothing(office_url: str,
         ids = c.execute(select(schema.events.c.id)).scalars().all()
     office.engine.dispose()
     assert ids == ["A0"], out.output
+
+
+def test_an_event_that_fails_before_a_copy_of_a_stored_report_stores_nothing(
+        office_url: str, tmp_path: Path) -> None:
+    """Every file has passed its checks, but a late one holds a report stored under
+    another id, so nothing may commit (`ingest._may_commit`). An event before it fails
+    while rated (rated already, from another file): the whole batch is rolled back, not
+    the events before it committed, as they would be once commits may begin."""
+    paths = year_files(tmp_path, 3 * POOL_FROM)
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    copy = json.loads(paths[-1].read_text())
+    copy["event"]["id"] = "A_LAST"  # the last event's games, under another id
+    (earlier / "A_LAST.json").write_text(json.dumps(copy))
+    other = json.loads(paths[-2].read_text())
+    other["event"]["name"] += " (another file)"  # the same id: rated already
+    (earlier / paths[-2].name).write_text(json.dumps(other))
+    assert CliRunner().invoke(cli, ["db", "--db", office_url, "init"]).exit_code == 0
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate",
+                                   *map(str, sorted(earlier.iterdir()))])
+    assert out.exit_code == 0, out.output
+    out = CliRunner().invoke(cli, ["db", "--db", office_url, "rate", "--commit-every", "1",
+                                   *map(str, paths)])
+    assert out.exit_code == 1 and str(paths[-2]) in out.output, out.output
+    office = Office(office_url)
+    with office.engine.connect() as c:
+        ids = c.execute(select(schema.events.c.id)).scalars().all()
+    office.engine.dispose()
+    assert sorted(ids) == ["A_LAST", paths[-2].stem], out.output

@@ -41,6 +41,7 @@ from ..formats.errors import ParseError
 from . import interrupts
 from .checked_file import CheckedFile, Lacking, named
 from .collector import fewer_collections
+from .db import check_schema
 from .errors import DIFFERENT_EVENT_OPTION, DuplicateEvent, OfficeError
 from .file_checks import FileChecks
 from .office import EventRated, EventTransaction, GroupFailed, Office, stored_elsewhere
@@ -129,7 +130,7 @@ class FilesRefused(IngestError):
     why. Nothing was stored."""
 
     def __init__(self, problems: Sequence[str]):
-        self.problems = tuple(problems)
+        self.problems = tuple(dict.fromkeys(problems))  # a file given twice, named once
         super().__init__("\n".join(self.problems)
                          + f"\n{len(self.problems)} file(s) refused: nothing was stored")
 
@@ -151,6 +152,8 @@ def ingest(office: Office, paths: Sequence[Path], options: IngestOptions = Inges
     """Check the event files ``paths`` and store and rate their events in rating order,
     as the module's docstring says; yield what happens, as it happens."""
     paths = list(paths)
+    with office.engine.connect() as c:  # before any file is checked, or asked about
+        check_schema(c)
     # the checking processes are forked inside: they collect less often too
     with fewer_collections(), Spool() as spool, \
             FileChecks(paths, spool, options.reading) as checks:
@@ -229,8 +232,8 @@ def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files
                         group: list[CheckedFile]) -> Iterator[Report]:
     """Rate a group of files checked while others are (`_rate_while_checking`): an event
     that fails rolls back the whole transaction while commits are held, and needs no
-    savepoint of its own then (`EventTransaction.rate_checked`); once every file has
-    passed, it is undone alone and the events before it commit."""
+    savepoint of its own then (`EventTransaction.rate_checked`); once they may be
+    (`_may_commit`), it is undone alone and the events before it commit."""
     if group:
         copies = files.stored_copies(group)
         if copies:
@@ -238,7 +241,7 @@ def _rate_checked_group(transaction: EventTransaction, checks: FileChecks, files
             raise files.refused(copies, checks.results)
         yield from _rate_group(transaction, files, group,
                                [read_event(item.spooled) for item in group],
-                               held=not checks.all_passed())
+                               held=not _may_commit(checks, files))
 
 
 def _rate_group(transaction: EventTransaction, files: _Files, group: list[CheckedFile],
