@@ -349,3 +349,49 @@ def test_a_database_without_the_schema_is_refused_before_any_file_is_read(
                               f"{SCHEMA_HEAD}: run `uscf db upgrade`")):
         out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
         assert (out.exit_code, out.output) == (1, f"Error: {url}: {says}\n")
+
+
+def killed_while_checking(paths: list[Path], *rest: Any) -> Any:
+    """Stands for `checked_file.check_files` in the pool: the process is killed, as the
+    system's out-of-memory killer would."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_checking_process_killed_under_the_run_is_said_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process of the pool that checks the files is killed (the machine out of
+    memory): `uscf db rate` says so in one line, with what to do, and stores nothing."""
+    from uscf_ratings.office import file_checks
+
+    paths = year_files(tmp_path, POOL_FROM)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    monkeypatch.setattr(file_checks, "check_files", killed_while_checking)
+    out = CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)])
+    assert out.exit_code == 1 and "Traceback" not in out.output, out.output
+    assert "a process that checked or read the events ended without an answer, stopped " \
+        "by the system (out of memory, or killed)" in out.output, out.output
+    assert "check the machine's free memory, then run the same command again" in out.output
+    assert stored_events(url) == 0
+
+
+def test_a_reading_process_killed_under_a_rerate_is_said_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process of the pool that reads the stored events for a re-rate is killed:
+    `uscf db withdraw` (which rates every later section again) says so in one line, and
+    changes nothing."""
+    from uscf_ratings.office import prefetch, run
+
+    paths = year_files(tmp_path, 6)
+    url = f"sqlite:///{tmp_path / 'office.db'}"
+    CliRunner().invoke(cli, ["db", "--db", url, "init"])
+    assert CliRunner().invoke(cli, ["db", "--db", url, "rate", *map(str, paths)]).exit_code == 0
+    monkeypatch.setattr(run, "PREFETCH_FROM", 1)  # every re-rate reads in the pool
+    monkeypatch.setattr(prefetch, "read_stored_pickled", killed_while_checking)
+    out = CliRunner().invoke(cli, ["db", "--db", url, "withdraw", paths[0].stem])
+    assert out.exit_code == 1 and "Traceback" not in out.output, out.output
+    assert "a process that checked or read the events ended without an answer" in out.output
+    assert stored_events(url) == len(paths)

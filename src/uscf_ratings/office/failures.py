@@ -1,5 +1,7 @@
 """What a database's error means for a user: a full disk, a lost connection, a locked
-or read-only file, said in one line with how to go on (`failure_of`).
+or read-only file, said in one line with how to go on (`failure_of`); and the one
+failure of the machine a run of many events meets besides: a process of its pool (the
+files' checks, the stored events' readers) killed under it.
 
 The office reaches the database through SQLAlchemy and, in the rating loop, through the
 driver itself (`db.Driver`), so an error comes wrapped by SQLAlchemy (its ``orig`` is the
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from concurrent.futures.process import BrokenProcessPool
 
 from .errors import RUN_AGAIN, DatabaseFailure, first_line
 
@@ -35,6 +38,11 @@ def failure_of(error: BaseException) -> DatabaseFailure | None:
 def _failure(error: BaseException) -> DatabaseFailure | None:
     cause = getattr(error, "orig", None) or error  # SQLAlchemy's wrapper, or the driver's
     detail = first_line(cause)
+    if isinstance(cause, BrokenProcessPool):  # the machine's, not the files' nor a bug's
+        # (Python's own message says only that a process of the pool ended)
+        return DatabaseFailure("a process that checked or read the events ended without "
+                               "an answer, stopped by the system (out of memory, or "
+                               "killed)", f"check the machine's free memory, then {RUN_AGAIN}")
     if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
         where = f" ({cause.filename})" if cause.filename else ""
         return DatabaseFailure(f"the disk is full{where}: {detail}",
