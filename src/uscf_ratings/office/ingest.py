@@ -223,8 +223,8 @@ def _rate_while_checking(office: Office, checks: FileChecks, files: _Files,
 def _may_commit(checks: FileChecks, files: _Files) -> bool:
     """Whether the events rated so far may be committed: every file has been checked and
     passed, and none holds a report stored under another id. The files not yet taken
-    are asked about with the rest, in one query, the first time every file has passed:
-    a commit before that file's turn would store events of a batch then refused."""
+    are asked about with the rest, at once, the first time every file has passed: a
+    commit before such a file's turn would store events of a batch then refused."""
     return checks.all_passed() and files.none_stored(checks.passed())
 
 
@@ -337,9 +337,10 @@ class _Files:
     def stored_copies(self, files: Sequence[CheckedFile]) -> list[str]:
         """Why each of ``files`` that holds a report stored under another id
         (office/fingerprint.py) is refused, in their order; none if the user said the
-        files are other events. Asked in one query for the files not asked about
-        before, so that such a file is refused with the others, before anything is
-        stored; the office asks again as it stores the event, in its transaction."""
+        files are other events. Asked at once for the files not asked about before (a
+        query for each ten thousand), so that such a file is refused with the others,
+        before anything is stored; the office asks again as it stores the event, in its
+        transaction."""
         new = [item for item in files if item.event_id not in self.asked]
         if new:
             stored: dict[str, str] = {}
