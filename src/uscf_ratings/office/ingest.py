@@ -376,7 +376,7 @@ class _Files:
             taken = self.take(result)
             if isinstance(taken, str):
                 problems.append(taken)
-        problems.extend(why for why in self.stored_copies(self.checked) if why not in problems)
+        problems += self.stored_copies(self.checked)  # named once (`FilesRefused`)
         return FilesRefused(problems)
 
     def commit(self, transaction: EventTransaction) -> Iterator[Committed]:
