@@ -290,6 +290,43 @@ def test_migrations_build_the_tables_the_code_describes(office: Office) -> None:
     assert differences == []
 
 
+#: PostgreSQL's name of each type a binary COPY sends (`db.copy_types`): what the
+#: server's catalogue must hold for the column, or the server misreads the bytes
+_CATALOGUE_NAMES = {"bool": {"boolean"}, "int4": {"integer"}, "float8": {"double precision"},
+                    "timestamp": {"timestamp without time zone"}, "date": {"date"},
+                    "text": {"text", "character varying"}}
+
+
+def test_binary_copy_sends_each_column_as_the_database_holds_it() -> None:
+    """Every column of every table, as `Driver.insert_many` sends it in a binary COPY,
+    is of the type PostgreSQL's catalogue gives it once the migrations have run (the
+    server reads an int4 as 4 bytes: a column made int8 by a later migration, and not
+    here, would be misread, not refused)."""
+    from sqlalchemy import text
+    from tests.office.conftest import fresh_postgres, postgres_url
+
+    from uscf_ratings.office.db import copy_types
+
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    with office.engine.connect() as c:
+        held = dict(c.execute(text(
+            "SELECT c.table_name || '.' || c.column_name, c.data_type "
+            "FROM information_schema.columns c WHERE c.table_schema = 'public'")).all())
+    office.engine.dispose()
+    checked = 0
+    for name, table in schema.metadata.tables.items():
+        columns = tuple(column.name for column in table.columns)
+        sent = copy_types(name, columns)
+        assert sent is not None, f"{name}: a column's type has no binary COPY type"
+        for column, kind in zip(columns, sent, strict=True):
+            assert held[f"{name}.{column}"] in _CATALOGUE_NAMES[kind], (name, column, kind)
+            checked += 1
+    assert checked == len(held) - 1  # every column but alembic_version's
+
+
 def turned(player: Player, round_: int) -> Player:
     """``player`` with the result of round ``round_`` the other way round."""
     swap = {"W": "L", "L": "W"}

@@ -22,8 +22,24 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Column, Connection, Dialect, Engine, create_engine, event, inspect, text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Date,
+    DateTime,
+    Dialect,
+    Engine,
+    Float,
+    Integer,
+    String,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.types import TypeEngine
 
 from .errors import DatabaseError as DatabaseError  # there: the CLI catches it without SQLAlchemy
 from .errors import WriterBusy
@@ -295,7 +311,8 @@ class Driver:
                     ) -> None:
         """INSERT ``rows`` (values of ``columns``, in that order) into ``table``: on
         PostgreSQL in one COPY, whose rows travel as one stream rather than a statement
-        each; on SQLite by executemany, which runs in the process."""
+        each, in the binary format where `copy_types` knows each column's type; on
+        SQLite by executemany, which runs in the process."""
         if not rows:
             return
         if self.sqlite:
@@ -303,7 +320,12 @@ class Driver:
                 f"INSERT INTO {table} ({', '.join(columns)}) "
                 f"VALUES ({', '.join('?' * len(columns))})", rows)
             return
-        with self.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        types = copy_types(table, tuple(columns))
+        binary = " (FORMAT BINARY)" if types is not None else ""
+        with self.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN{binary}"
+                              ) as copy:
+            if types is not None:
+                copy.set_types(list(types))
             for row in rows:
                 copy.write_row(row)
 
@@ -342,6 +364,36 @@ class Driver:
                 self.execute(f"ROLLBACK TO SAVEPOINT {name}")
             raise
         self.execute(f"RELEASE SAVEPOINT {name}")
+
+
+#: the PostgreSQL type a binary COPY sends for each SQLAlchemy type of office/schema.py
+#: (its psycopg name): Float is created as double precision, Integer as integer
+_COPY_TYPES: tuple[tuple[type[TypeEngine[Any]], str], ...] = (
+    (Boolean, "bool"), (Integer, "int4"), (Float, "float8"), (DateTime, "timestamp"),
+    (Date, "date"), (String, "text"))
+
+
+@lru_cache(maxsize=64)
+def copy_types(table: str, columns: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The type of each of ``columns`` of the office's ``table`` as a binary COPY sends
+    it (`Driver.insert_many`); None where one is not in `_COPY_TYPES` (the COPY is then
+    in text, which the server parses). In binary, the server reads each value as it is
+    (8 bytes for a float) and psycopg writes it in C: the year's ratings rows (518,052)
+    took the command 0.3 s of CPU rather than 1.2 s, and the server about a tenth less
+    (docs/performance.md). The schema check every command makes holds the database's
+    types to these; a test compares them with PostgreSQL's catalogue."""
+    from .schema import metadata
+
+    found = []
+    for name in columns:
+        kind = metadata.tables[table].c[name].type
+        if isinstance(kind, DateTime) and kind.timezone:
+            return None
+        sent = next((pg for sa, pg in _COPY_TYPES if isinstance(kind, sa)), None)
+        if sent is None:
+            return None
+        found.append(sent)
+    return tuple(found)
 
 
 @lru_cache(maxsize=1)
