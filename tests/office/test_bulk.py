@@ -282,11 +282,19 @@ def test_merged_ids_are_read_through_their_index_not_the_whole_members_table(
 
 
 def test_migrations_build_the_tables_the_code_describes(office: Office) -> None:
+    """The migrations' tables are office/schema.py's, but for the two foreign keys of
+    ``ratings`` that PostgreSQL keeps as triggers (migration 0011): there, exactly
+    those are missing."""
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
     with office.engine.connect() as c:
         differences = compare_metadata(MigrationContext.configure(c), schema.metadata)
+    if office.engine.dialect.name == "postgresql":
+        keys = sorted((d[1].table.name, d[1].column_keys[0]) for d in differences
+                      if d[0] == "add_fk")
+        assert keys == sorted(schema.KEPT_BY_TRIGGERS_ON_POSTGRESQL)
+        differences = [d for d in differences if d[0] != "add_fk"]
     assert differences == []
 
 

@@ -421,7 +421,7 @@ def _readers(dialect: Dialect, columns: tuple[Column[Any], ...]
 #: (a test holds it to Alembic's). Written here so that checking a database's schema,
 #: which every ``uscf db`` command does, needs no import of Alembic: about 0.2 s of a
 #: command that only reads the office (docs/performance.md).
-SCHEMA_HEAD = "0010"
+SCHEMA_HEAD = "0011"
 
 
 def _alembic_config(connection: Connection) -> Config:

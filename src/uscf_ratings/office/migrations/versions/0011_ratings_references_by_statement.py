@@ -1,0 +1,191 @@
+"""PostgreSQL: the references of ``ratings`` to its members and events checked once a
+statement rather than once a row.
+
+A foreign key is checked by PostgreSQL with a trigger for each row inserted, which looks
+the parent row up and locks it (``FOR KEY SHARE``): for the year's 518,052 rows of
+``uscf db rate``, two of them took the server about 4 s, a fifth of the command
+(docs/performance.md). This migration replaces the two foreign keys of ``ratings`` (to
+``members`` and to ``events``) by triggers that keep the same guarantees, in the
+database, whoever writes to it:
+
+- rows inserted into ``ratings`` (the office writes them by COPY, a statement for many
+  rows): after the statement, every member and event they name is looked up and locked
+  ``FOR KEY SHARE``, as the keys lock them, in one query each (`CHECK_INSERTED`). One
+  missing refuses the statement with PostgreSQL's own error for a foreign key
+  (``foreign_key_violation``, SQLSTATE 23503), naming the row's value;
+- a row's ``member_id`` or ``event_id`` changed: the new one checked the same way;
+- a member deleted, or its id changed, while ``ratings`` names it: refused, as the key's
+  NO ACTION refuses it;
+- an event deleted: its rows of ``ratings`` deleted with it, as the key's ON DELETE
+  CASCADE did (their match changes go with them, by their own key); its id changed
+  while rows name it: refused;
+- ``members`` or ``events`` emptied by TRUNCATE while ``ratings`` holds a row: refused,
+  as PostgreSQL refuses to truncate a table a key refers to.
+
+The locks are what keep a concurrent transaction from deleting a member between the
+check and the commit: it waits, then finds the rows and is refused. SQLite keeps its
+foreign keys, which cost it little (docs/performance.md). Downgrading drops the
+triggers and makes the two keys again, which checks every row already stored.
+
+Revision ID: 0011
+Revises: 0010
+"""
+
+from __future__ import annotations
+
+from alembic import op
+
+revision = "0011"
+down_revision = "0010"
+branch_labels = None
+depends_on = None
+
+#: each reference of ``ratings`` the triggers keep: its column, the table it names, and
+#: what a message calls a row of it
+REFERENCES = (("member_id", "members", "member"), ("event_id", "events", "event"))
+
+
+def _inserted(column: str, table: str, what: str) -> str:
+    """The check of one reference after a statement inserted rows (``new_rows``, the
+    statement's transition table): each id named looked up and locked, in one query."""
+    return f"""
+    IF (SELECT count(*) FROM (SELECT 1 FROM {table} p
+                              WHERE p.id IN (SELECT {column} FROM new_rows)
+                              FOR KEY SHARE OF p) AS locked)
+       <> (SELECT count(DISTINCT {column}) FROM new_rows) THEN
+        SELECT n.{column} INTO missing FROM new_rows n
+            WHERE NOT EXISTS (SELECT 1 FROM {table} p WHERE p.id = n.{column}) LIMIT 1;
+        RAISE foreign_key_violation USING
+            MESSAGE = format('a row of ratings names {what} %s, which {table} does not hold',
+                             missing);
+    END IF;"""
+
+
+def _changed(column: str, table: str, what: str) -> str:
+    """The check of one reference of a row whose references changed."""
+    return f"""
+    PERFORM 1 FROM {table} WHERE id = NEW.{column} FOR KEY SHARE;
+    IF NOT FOUND THEN
+        RAISE foreign_key_violation USING MESSAGE = format(
+            'a row of ratings names {what} %s, which {table} does not hold', NEW.{column});
+    END IF;"""
+
+
+CHECK_INSERTED = f"""
+CREATE FUNCTION ratings_check_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    missing text;
+BEGIN{"".join(_inserted(*reference) for reference in REFERENCES)}
+    RETURN NULL;
+END $$;
+CREATE TRIGGER ratings_references_inserted AFTER INSERT ON ratings
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION ratings_check_inserted();
+"""
+
+#: a row's reference changed (never by the office: its re-rates update the numbers, and
+#: a trigger with a column list does not fire for them)
+CHECK_CHANGED = f"""
+CREATE FUNCTION ratings_check_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN{"".join(_changed(*reference) for reference in REFERENCES)}
+    RETURN NEW;
+END $$;
+CREATE TRIGGER ratings_references_changed BEFORE UPDATE OF member_id, event_id ON ratings
+    FOR EACH ROW WHEN (OLD.member_id IS DISTINCT FROM NEW.member_id
+                       OR OLD.event_id IS DISTINCT FROM NEW.event_id)
+    EXECUTE FUNCTION ratings_check_changed();
+"""
+
+#: a parent row (a member, an event) that rows of ratings name: not removed, its id not
+#: changed; ``TG_ARGV[0]``: the column of ratings that names it
+KEEP_NAMED = """
+CREATE FUNCTION ratings_keep_named() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    named boolean;
+BEGIN
+    EXECUTE format('SELECT EXISTS (SELECT 1 FROM ratings WHERE %I = $1)', TG_ARGV[0])
+        INTO named USING OLD.id;
+    IF named THEN
+        RAISE foreign_key_violation USING MESSAGE = format(
+            '%s %s is named by rows of ratings: it cannot be %s', TG_TABLE_NAME, OLD.id,
+            CASE TG_OP WHEN 'DELETE' THEN 'deleted' ELSE 'given another id' END);
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER ratings_keep_member BEFORE DELETE ON members
+    FOR EACH ROW EXECUTE FUNCTION ratings_keep_named('member_id');
+CREATE TRIGGER ratings_keep_member_id BEFORE UPDATE OF id ON members
+    FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id)
+    EXECUTE FUNCTION ratings_keep_named('member_id');
+CREATE TRIGGER ratings_keep_event_id BEFORE UPDATE OF id ON events
+    FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id)
+    EXECUTE FUNCTION ratings_keep_named('event_id');
+"""
+
+#: an event deleted takes its rows of ratings with it (the key's ON DELETE CASCADE)
+CASCADE = """
+CREATE FUNCTION ratings_of_deleted_event() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM ratings WHERE event_id = OLD.id;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER ratings_cascade AFTER DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION ratings_of_deleted_event();
+"""
+
+#: TRUNCATE runs no row trigger: refused while ratings holds a row, as for a key
+NO_TRUNCATE = """
+CREATE FUNCTION ratings_keep_parents() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM ratings) THEN
+        RAISE foreign_key_violation USING MESSAGE = format(
+            'ratings names rows of %s: it cannot be truncated', TG_TABLE_NAME);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER ratings_keep_members BEFORE TRUNCATE ON members
+    FOR EACH STATEMENT EXECUTE FUNCTION ratings_keep_parents();
+CREATE TRIGGER ratings_keep_events BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION ratings_keep_parents();
+"""
+
+TRIGGERS = (("ratings_references_inserted", "ratings"), ("ratings_references_changed", "ratings"),
+            ("ratings_keep_member", "members"), ("ratings_keep_member_id", "members"),
+            ("ratings_keep_event_id", "events"), ("ratings_cascade", "events"),
+            ("ratings_keep_members", "members"), ("ratings_keep_events", "events"))
+FUNCTIONS = ("ratings_check_inserted", "ratings_check_changed", "ratings_keep_named",
+             "ratings_of_deleted_event", "ratings_keep_parents")
+
+
+def _keys_of_ratings() -> list[tuple[str, str]]:
+    """The foreign keys of ``ratings`` to ``members`` and ``events``: (name, table)."""
+    found = op.get_bind().exec_driver_sql(
+        "SELECT c.conname, p.relname FROM pg_constraint c "
+        "JOIN pg_class r ON r.oid = c.conrelid JOIN pg_class p ON p.oid = c.confrelid "
+        "WHERE c.contype = 'f' AND r.relname = 'ratings' "
+        "AND p.relname IN ('members', 'events') AND r.relnamespace = p.relnamespace "
+        "AND pg_table_is_visible(r.oid)").all()
+    return [(str(name), str(table)) for name, table in found]
+
+
+def upgrade() -> None:
+    if op.get_context().dialect.name != "postgresql":
+        return  # SQLite keeps its foreign keys
+    for name, _ in _keys_of_ratings():
+        op.drop_constraint(name, "ratings", type_="foreignkey")
+    for statement in (CHECK_INSERTED, CHECK_CHANGED, KEEP_NAMED, CASCADE, NO_TRUNCATE):
+        op.execute(statement)
+
+
+def downgrade() -> None:
+    if op.get_context().dialect.name != "postgresql":
+        return
+    for trigger, table in TRIGGERS:
+        op.execute(f"DROP TRIGGER {trigger} ON {table}")
+    for function in FUNCTIONS:
+        op.execute(f"DROP FUNCTION {function}()")
+    op.create_foreign_key(None, "ratings", "members", ["member_id"], ["id"])
+    op.create_foreign_key(None, "ratings", "events", ["event_id"], ["id"], ondelete="CASCADE")

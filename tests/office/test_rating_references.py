@@ -1,0 +1,211 @@
+"""No rating names a member or an event the office does not hold, whoever writes to the
+database: on SQLite by its foreign keys, on PostgreSQL by the triggers of migration 0011,
+checked once a statement. Each test writes as a careless or hostile user would, with
+plain SQL beside the office, and expects the same refusal from both databases; then the
+migration itself, at 0010 and back (tests/office/conftest.py runs each on both)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from datetime import date
+
+import pytest
+from alembic import command
+from sqlalchemy import Connection, create_engine, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from tests.office.conftest import fresh_postgres, postgres_url, year
+
+from uscf_ratings.office.db import _alembic_config, writing
+from uscf_ratings.office.office import Office
+from uscf_ratings.office.store import ROW_ORDER
+
+EVENT = "REF1"
+
+
+def refusals() -> tuple[type[BaseException], ...]:
+    """A refused write, as SQLAlchemy raises it or as the driver does (the office's bulk
+    writes go to the driver itself: `db.Driver`)."""
+    kinds: list[type[BaseException]] = [IntegrityError, sqlite3.IntegrityError]
+    try:
+        import psycopg
+    except ImportError:  # no PostgreSQL driver: its tests skip, saying why
+        return tuple(kinds)
+    return (*kinds, psycopg.IntegrityError)
+
+
+REFUSED = refusals()
+
+
+def a_row(event_id: str, member_id: str, section: int = 1) -> tuple[object, ...]:
+    """A row of ``ratings`` in `ROW_ORDER`, as the office writes it."""
+    values: dict[str, object] = {name: None for name in ROW_ORDER}
+    values.update(event_id=event_id, section=section, member_id=member_id, system="R",
+                  end_date=date(2026, 3, 1), start_date=date(2026, 3, 1), post=1500.0,
+                  games_after=10, olm=False, match_changes=0, games_known=True)
+    return tuple(values[name] for name in ROW_ORDER)
+
+
+@pytest.fixture
+def held(office: Office) -> Iterator[Connection]:
+    """`stored`, closed after the test whatever it did (an open transaction would hold
+    its locks, and the next test's emptying of the database would wait for it)."""
+    c = stored(office)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def stored(office: Office) -> Connection:
+    """A connection to an office holding one event (``REF1``, rated) and members
+    ``M1`` (rated in it) and ``M2`` (no rating)."""
+    c = office.engine.connect()
+    c.execute(text("INSERT INTO members (id, name) VALUES ('M1', 'One'), ('M2', 'Two')"))
+    c.execute(text("INSERT INTO events (id, name, start_date, end_date, source, submitted_at, "
+                   "corrections) VALUES (:id, '', '2026-03-01', '2026-03-01', '{}', "
+                   "'2026-03-02 00:00:00', 0)"), {"id": EVENT})
+    insert(c, [a_row(EVENT, "M1")])
+    c.commit()
+    return c
+
+
+def insert(c: Connection, rows: list[tuple[object, ...]]) -> None:
+    """Rows written as the office writes them: one statement for them all (a COPY on
+    PostgreSQL, `Driver.insert_many`)."""
+    from uscf_ratings.office.db import Driver
+
+    Driver(c).insert_many("ratings", ROW_ORDER, rows)
+
+
+def count(c: Connection, sql: str) -> int:
+    return int(c.execute(text(sql)).scalar_one())
+
+
+@pytest.mark.parametrize("bad", [(EVENT, "NOBODY"), ("NO-EVENT", "M2")])
+def test_a_row_naming_what_the_office_does_not_hold_refuses_the_whole_statement(
+        office: Office, held: Connection, bad: tuple[str, str]) -> None:
+    """Among good rows (a member already locked by an earlier row, a new one), one row
+    names a missing member or event: the statement is refused, naming it, and none of
+    its rows is stored."""
+    c = held
+    rows = [a_row(EVENT, "M1", 2), a_row(EVENT, "M2", 2), a_row(*bad, section=3)]
+    with pytest.raises(REFUSED) as refused:
+        insert(c, rows)
+    c.rollback()
+    if office.engine.dialect.name == "postgresql":  # SQLite's message names no value
+        assert (bad[1] if bad[1] == "NOBODY" else bad[0]) in str(refused.value)
+    assert count(c, "SELECT count(*) FROM ratings") == 1
+
+
+def test_a_row_moved_to_a_missing_member_or_event_is_refused(office: Office, held: Connection) -> None:
+    c = held
+    for change in ("member_id = 'NOBODY'", "event_id = 'NO-EVENT'"):
+        with pytest.raises(IntegrityError):
+            c.execute(text(f"UPDATE ratings SET {change}"))
+        c.rollback()
+    c.execute(text("UPDATE ratings SET member_id = 'M2'"))  # a member it holds: allowed
+    c.execute(text("UPDATE ratings SET post = 1600"))  # the numbers, as a re-rate writes
+    c.commit()
+    assert c.execute(text("SELECT member_id, post FROM ratings")).one() == ("M2", 1600.0)
+
+
+def test_a_rated_member_cannot_be_deleted_or_renamed_nor_its_table_truncated(
+        office: Office, held: Connection) -> None:
+    c = held
+    writes = ["DELETE FROM members WHERE id = 'M1'",
+                "UPDATE members SET id = 'M9' WHERE id = 'M1'",
+                "UPDATE events SET id = 'REF9'"]
+    if office.engine.dialect.name == "postgresql":  # SQLite has no TRUNCATE
+        # (without CASCADE, the keys of other tables refuse it first)
+        writes += ["TRUNCATE members CASCADE", "TRUNCATE events CASCADE"]
+    for sql in writes:
+        with pytest.raises(REFUSED):
+            c.execute(text(sql))
+        c.rollback()
+    c.execute(text("DELETE FROM members WHERE id = 'M2'"))  # no rating: it goes
+    c.execute(text("UPDATE members SET name = 'Renamed' WHERE id = 'M1'"))  # not the id
+    c.commit()
+    assert count(c, "SELECT count(*) FROM members") == 1
+    assert count(c, "SELECT count(*) FROM ratings") == 1
+
+
+def test_an_event_deleted_takes_its_ratings_and_their_match_changes(office: Office, held: Connection) -> None:
+    c = held
+    c.execute(text("INSERT INTO rating_match_changes VALUES (:e, 1, 'M1', 'R', 1, "
+                   "'2026-03-01', 12.5)"), {"e": EVENT})
+    c.execute(text("DELETE FROM events WHERE id = :e"), {"e": EVENT})
+    c.commit()
+    assert [count(c, f"SELECT count(*) FROM {table}")
+            for table in ("events", "ratings", "rating_match_changes", "members")] == [0, 0, 0, 2]
+
+
+def test_a_member_being_rated_cannot_be_deleted_by_another_transaction_meanwhile() -> None:
+    """PostgreSQL: a transaction writes rows naming M2 and has not committed; another
+    deletes M2. The delete waits for the first (the rows lock M2 as a key would), then
+    is refused, since M2 is rated by then. Without the lock it would have found no rows
+    and deleted M2 under them."""
+    office_url = postgres_url()  # SQLite has one writer at a time: no other can delete
+    fresh_postgres(office_url)
+    office = Office(office_url)
+    office.init()
+    other = create_engine(office_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    outcome: list[BaseException | None] = []
+
+    def delete() -> None:
+        try:
+            with other.begin() as d:
+                d.execute(text("SET LOCAL lock_timeout = '20s'"))  # never a hung suite
+                d.execute(text("DELETE FROM members WHERE id = 'M2'"))
+            outcome.append(None)
+        except DBAPIError as error:
+            outcome.append(error)
+
+    c = stored(office)
+    try:
+        insert(c, [a_row(EVENT, "M2", 2)])  # not committed
+        deleting = threading.Thread(target=delete)
+        deleting.start()
+        deleting.join(timeout=1.0)
+        waited = deleting.is_alive()
+        c.commit()
+        deleting.join(timeout=30)
+        assert waited, "the delete did not wait for the rows naming M2"
+        assert len(outcome) == 1 and isinstance(outcome[0], IntegrityError), outcome
+        assert count(c, "SELECT count(*) FROM members WHERE id = 'M2'") == 1
+    finally:
+        c.close()
+        other.dispose()
+        office.engine.dispose()
+
+
+def keys_of_ratings(c: Connection) -> int:
+    """PostgreSQL: how many foreign keys ``ratings`` has to members and events."""
+    return count(c, "SELECT count(*) FROM pg_constraint k JOIN pg_class r ON r.oid = k.conrelid "
+                    "JOIN pg_class p ON p.oid = k.confrelid WHERE k.contype = 'f' AND "
+                    "r.relname = 'ratings' AND p.relname IN ('members', 'events')")
+
+
+def test_the_migration_keeps_every_row_and_its_checks_both_ways(office: Office) -> None:
+    """A year rated, then down to 0010 and up again twice: every row kept each time,
+    and a row naming a missing member refused each time (on PostgreSQL at 0010 by the
+    two keys, made again, and at the head by the triggers in their place)."""
+    office.rate_many(year(4, seed=3))
+    with office.engine.connect() as c:
+        before = c.execute(text("SELECT * FROM ratings ORDER BY 1, 2, 3, 4")).all()
+    assert len(before) > 50
+    postgres = office.engine.dialect.name == "postgresql"
+    for revision in ("0010", "head", "0010", "head"):
+        with writing(office.engine) as c:
+            if revision == "0010":
+                command.downgrade(_alembic_config(c), revision)
+            else:
+                command.upgrade(_alembic_config(c), revision)
+        with office.engine.connect() as c:
+            assert c.execute(text("SELECT * FROM ratings ORDER BY 1, 2, 3, 4")).all() == before
+            if postgres:
+                assert keys_of_ratings(c) == (2 if revision == "0010" else 0)
+            with pytest.raises(REFUSED):
+                insert(c, [a_row(before[0].event_id, "NOBODY", 9)])
+            c.rollback()
