@@ -209,3 +209,42 @@ def test_the_migration_keeps_every_row_and_its_checks_both_ways(office: Office) 
             with pytest.raises(REFUSED):
                 insert(c, [a_row(before[0].event_id, "NOBODY", 9)])
             c.rollback()
+
+
+#: the other statements that write rows of ``ratings`` (PostgreSQL), each naming a member
+#: the office does not hold: a trigger on INSERT must see every one of them
+OTHER_DOORS = {
+    "INSERT ... SELECT": "INSERT INTO ratings (event_id, section, member_id, system, end_date, "
+                         "start_date, post) SELECT 'REF1', 5, 'NOBODY', 'R', '2026-03-01', "
+                         "'2026-03-01', 1500",
+    "INSERT in a WITH": "WITH x AS (INSERT INTO ratings (event_id, section, member_id, system, "
+                        "end_date, start_date, post) VALUES ('REF1', 5, 'NOBODY', 'R', "
+                        "'2026-03-01', '2026-03-01', 1500) RETURNING 1) SELECT count(*) FROM x",
+    "MERGE inserting": "MERGE INTO ratings r USING (SELECT 'NOBODY' AS m) s ON false WHEN NOT "
+                       "MATCHED THEN INSERT (event_id, section, member_id, system, end_date, "
+                       "start_date, post) VALUES ('REF1', 5, s.m, 'R', '2026-03-01', "
+                       "'2026-03-01', 1500)",
+    "MERGE updating": "MERGE INTO ratings r USING (SELECT 'REF1' AS e) s ON r.event_id = s.e "
+                      "WHEN MATCHED THEN UPDATE SET member_id = 'NOBODY'",
+    "an upsert": "INSERT INTO ratings (event_id, section, member_id, system, end_date, "
+                 "start_date, post) VALUES ('REF1', 1, 'M1', 'R', '2026-03-01', '2026-03-01', "
+                 "1500) ON CONFLICT (event_id, section, member_id, system) DO UPDATE SET "
+                 "member_id = 'NOBODY'",
+}
+
+
+@pytest.mark.parametrize("door", sorted(OTHER_DOORS))
+def test_every_other_statement_that_writes_ratings_is_checked_too(door: str) -> None:
+    url = postgres_url()  # SQLite's keys check every row of every statement alike
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    c = stored(office)
+    try:
+        with pytest.raises(IntegrityError, match="names member NOBODY"):
+            c.execute(text(OTHER_DOORS[door]))
+        c.rollback()
+        assert count(c, "SELECT count(*) FROM ratings WHERE member_id = 'NOBODY'") == 0
+    finally:
+        c.close()
+        office.engine.dispose()
