@@ -432,3 +432,23 @@ def test_a_group_s_members_are_loaded_a_bounded_number_at_a_query(
         dumps.append(dump(office))
         assert max(asked) <= at_once
     assert dumps[0] == dumps[1]
+
+
+def test_a_section_numbered_as_a_whole_float_is_stored_as_its_number(office: Office,
+                                                                      tmp_path: Path) -> None:
+    """JSON's ``"number": 1.0`` is an integer to the event schema: the file is rated on
+    both databases, its section stored as 1 (PostgreSQL's integer column refused 1.0,
+    and `uscf db rate` ended in a traceback)."""
+    path = year_files(tmp_path, 1)[0]
+    doc = json.loads(path.read_text())
+    number = doc["sections"][0]["number"]
+    doc["sections"][0]["number"] = float(number)
+    path.write_text(json.dumps(doc))
+    assert f'"number": {float(number)}' in path.read_text()
+    reports = list(ingest(office, [path]))
+    assert isinstance(reports[-1], Ingested) and reports[-1].ratings > 0
+    with office.engine.connect() as c:
+        numbers = {n for n, in c.execute(select(schema.sections.c.number))}
+        rated = {n for n, in c.execute(select(schema.ratings.c.section).distinct())}
+    assert number in numbers and number in rated
+    assert all(type(n) is int for n in numbers | rated)

@@ -124,12 +124,20 @@ def submission(event: Event, source: str | None = None) -> Submission:
         systems = section_systems(s, rules)
         laid = _travelling(lineup(s, rules, systems, merge_entrants(s.players))) \
             if s.type in PROCEDURE_TYPES else None
-        entries.append(SectionEntry(s.number, s.name, s.start_date, s.end_date, systems,
-                                    rules.effective, laid,
+        entries.append(SectionEntry(stored_number(s.number), s.name, s.start_date, s.end_date,
+                                    systems, rules.effective, laid,
                                     section_reason(s.type, s.online, systems, s.start_date)))
     city, state = place_columns(event.details)
     return Submission(event.id, event.name, event.start_date, event.end_date, tuple(entries),
                       event.rated_games, source, event, city, state)
+
+
+def stored_number(number: Any) -> Any:
+    """A section's number as the database stores it: a whole float as the int it is.
+    JSON's ``1.0`` is an integer to the event schema and a whole number to the domain
+    (core/domain.py), and SQLite stored it as 1; PostgreSQL's integer column refused
+    it, and `uscf db rate` ended in a traceback."""
+    return int(number) if type(number) is float and number.is_integer() else number
 
 
 def place_columns(details: EventDetails) -> tuple[str | None, str | None]:
