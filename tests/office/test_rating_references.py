@@ -248,3 +248,70 @@ def test_every_other_statement_that_writes_ratings_is_checked_too(door: str) -> 
     finally:
         c.close()
         office.engine.dispose()
+
+
+def test_a_transaction_reading_an_older_snapshot_cannot_remove_what_ratings_may_name() -> None:
+    """PostgreSQL: a transaction at REPEATABLE READ or SERIALIZABLE reads the rows of
+    its start. Another commits rows naming M2 after that; deleting M2, renaming it,
+    deleting the event or truncating would not see them, and leave rows naming what is
+    gone (a foreign key reads the latest rows there; a trigger cannot). Each is refused
+    at those isolations, whatever the rows, and nothing is removed."""
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    c = stored(office)
+    try:
+        for isolation in ("REPEATABLE READ", "SERIALIZABLE"):
+            for sql in ("DELETE FROM members WHERE id = 'M2'",
+                        "UPDATE members SET id = 'M9' WHERE id = 'M2'",
+                        f"DELETE FROM events WHERE id = '{EVENT}'",
+                        "TRUNCATE members CASCADE"):
+                with other.connect() as old:
+                    old.execute(text(f"BEGIN ISOLATION LEVEL {isolation}"))
+                    old.execute(text("SELECT count(*) FROM ratings"))  # its snapshot
+                    insert(c, [a_row(EVENT, "M2", 2)])
+                    c.commit()
+                    with pytest.raises(DBAPIError, match="refused in a .* transaction"):
+                        old.execute(text(sql))
+                    old.rollback()
+                c.execute(text("DELETE FROM ratings WHERE section = 2"))
+                c.commit()
+        assert count(c, "SELECT count(*) FROM members") == 2
+        assert count(c, "SELECT count(*) FROM ratings") == 1
+        assert count(c, "SELECT count(*) FROM ratings r WHERE NOT EXISTS (SELECT 1 FROM "
+                        "members m WHERE m.id = r.member_id)") == 0
+    finally:
+        c.close()
+        other.dispose()
+        office.engine.dispose()
+
+
+def test_the_office_writes_at_read_committed_whatever_the_servers_default() -> None:
+    """A database whose default isolation is REPEATABLE READ: the office still withdraws
+    an event (its rows go with it), since its own connections ask for READ COMMITTED."""
+    url = postgres_url()
+    fresh_postgres(url)
+    admin = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1),
+                          isolation_level="AUTOCOMMIT")
+    with admin.connect() as a:
+        name = a.execute(text("SELECT current_database()")).scalar_one()
+        a.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_isolation '
+                       "TO 'repeatable read'"))
+    try:
+        office = Office(url)
+        office.init()
+        events = year(3, seed=4)
+        office.rate_many(events)
+        with office.engine.connect() as c:
+            assert c.execute(text("SHOW transaction_isolation")).scalar_one() == "read committed"
+        office.withdraw(events[0].id)
+        with office.engine.connect() as c:
+            assert count(c, f"SELECT count(*) FROM ratings WHERE event_id = '{events[0].id}'") == 0
+            assert count(c, "SELECT count(*) FROM ratings") > 0
+        office.engine.dispose()
+    finally:
+        with admin.connect() as a:
+            a.execute(text(f'ALTER DATABASE "{name}" RESET default_transaction_isolation'))
+        admin.dispose()

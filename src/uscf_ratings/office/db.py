@@ -139,8 +139,8 @@ def make_engine(url: str | None = None, wait: WriterWait | None = None) -> Engin
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         _sqlite_setup(engine)
     else:
-        try:
-            engine = create_engine(url, pool_pre_ping=True)
+        try:  # READ COMMITTED whatever the server's default: migration 0011 says why
+            engine = create_engine(url, pool_pre_ping=True, isolation_level="READ COMMITTED")
         except ImportError as error:  # the driver is an extra
             raise DatabaseError(f"PostgreSQL needs its driver ({error.name} is missing): "
                                 "pip install 'uscf-ratings[postgres]'") from None

@@ -20,7 +20,9 @@ database, whoever writes to it:
   CASCADE did (their match changes go with them, by their own key); its id changed
   while rows name it: refused;
 - ``members`` or ``events`` emptied by TRUNCATE while ``ratings`` holds a row: refused,
-  as PostgreSQL refuses to truncate a table a key refers to.
+  as PostgreSQL refuses to truncate a table a key refers to;
+- any of the last three in a transaction at REPEATABLE READ or SERIALIZABLE: refused
+  (`LATEST_ROWS_ONLY` says why).
 
 The locks are what keep a concurrent transaction from deleting a member between the
 check and the commit: it waits, then finds the rows and is refused. SQLite keeps its
@@ -96,13 +98,28 @@ CREATE TRIGGER ratings_references_changed BEFORE UPDATE OF member_id, event_id O
     EXECUTE FUNCTION ratings_check_changed();
 """
 
+#: what the triggers on a parent table (a member, an event) read of ``ratings`` is what
+#: the statement's snapshot holds. At READ COMMITTED that is every row committed when it
+#: runs (and the rows a writer is still writing lock the parent row: the statement waits
+#: for them). A transaction at REPEATABLE READ or SERIALIZABLE reads the rows of its own
+#: start, and would miss rows committed since: a foreign key reads the latest rows
+#: then, which a trigger cannot. Such a transaction is refused instead, naming the
+#: isolation to use. The office's own transactions are READ COMMITTED (`db.make_engine`).
+LATEST_ROWS_ONLY = """
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE feature_not_supported USING MESSAGE = format(
+            '%s of %s refused in a %s transaction: whether rows of ratings name it is '
+            'known from the latest committed rows alone; run it at READ COMMITTED',
+            lower(TG_OP), TG_TABLE_NAME, current_setting('transaction_isolation'));
+    END IF;"""
+
 #: a parent row (a member, an event) that rows of ratings name: not removed, its id not
 #: changed; ``TG_ARGV[0]``: the column of ratings that names it
-KEEP_NAMED = """
+KEEP_NAMED = f"""
 CREATE FUNCTION ratings_keep_named() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     named boolean;
-BEGIN
+BEGIN{LATEST_ROWS_ONLY}
     EXECUTE format('SELECT EXISTS (SELECT 1 FROM ratings WHERE %I = $1)', TG_ARGV[0])
         INTO named USING OLD.id;
     IF named THEN
@@ -126,9 +143,9 @@ CREATE TRIGGER ratings_keep_event_id BEFORE UPDATE OF id ON events
 """
 
 #: an event deleted takes its rows of ratings with it (the key's ON DELETE CASCADE)
-CASCADE = """
+CASCADE = f"""
 CREATE FUNCTION ratings_of_deleted_event() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
+BEGIN{LATEST_ROWS_ONLY}
     DELETE FROM ratings WHERE event_id = OLD.id;
     RETURN NULL;
 END $$;
@@ -137,9 +154,9 @@ CREATE TRIGGER ratings_cascade AFTER DELETE ON events
 """
 
 #: TRUNCATE runs no row trigger: refused while ratings holds a row, as for a key
-NO_TRUNCATE = """
+NO_TRUNCATE = f"""
 CREATE FUNCTION ratings_keep_parents() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
+BEGIN{LATEST_ROWS_ONLY}
     IF EXISTS (SELECT 1 FROM ratings) THEN
         RAISE foreign_key_violation USING MESSAGE = format(
             'ratings names rows of %s: it cannot be truncated', TG_TABLE_NAME);
