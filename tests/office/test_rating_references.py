@@ -315,3 +315,141 @@ def test_the_office_writes_at_read_committed_whatever_the_servers_default() -> N
         with admin.connect() as a:
             a.execute(text(f'ALTER DATABASE "{name}" RESET default_transaction_isolation'))
         admin.dispose()
+
+
+#: a table of the session, named as the office's, that the triggers must not read in its
+#: place (PostgreSQL finds a temporary table first by its name alone), and what the
+#: session then tries
+SHADOWED = {
+    "a rated member deleted": ("ratings (member_id varchar(32), event_id varchar(64))",
+                               "DELETE FROM public.members WHERE id = 'M1'"),
+    "a rated member renamed": ("ratings (member_id varchar(32), event_id varchar(64))",
+                               "UPDATE public.members SET id = 'M9' WHERE id = 'M1'"),
+    "a row naming a member only the session holds": (
+        "members (id varchar(32))",
+        "INSERT INTO pg_temp.members VALUES ('GHOST'); INSERT INTO public.ratings (event_id, "
+        "section, member_id, system, end_date, start_date) VALUES ('REF1', 7, 'GHOST', 'R', "
+        "'2026-03-01', '2026-03-01')"),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(SHADOWED))
+def test_a_temporary_table_named_as_the_offices_does_not_fool_the_checks(attack: str) -> None:
+    """PostgreSQL: any user may make temporary tables, and the session finds them first
+    by name. The triggers name every table with its schema: each attempt is refused,
+    and nothing is left naming what is gone."""
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    table, sql = SHADOWED[attack]
+    c = stored(office)
+    try:
+        c.execute(text(f"CREATE TEMPORARY TABLE {table}"))
+        with pytest.raises(IntegrityError):
+            for statement in sql.split("; "):
+                c.execute(text(statement))
+        c.rollback()
+        assert count(c, "SELECT count(*) FROM public.ratings r WHERE NOT EXISTS (SELECT 1 "
+                        "FROM public.members m WHERE m.id = r.member_id) OR NOT EXISTS "
+                        "(SELECT 1 FROM public.events e WHERE e.id = r.event_id)") == 0
+        assert count(c, "SELECT count(*) FROM public.members") == 2
+    finally:
+        c.close()
+        office.engine.dispose()
+
+
+def test_an_event_deleted_beside_a_temporary_ratings_takes_its_own_ratings() -> None:
+    """PostgreSQL: the cascade deletes the rows of the office's ``ratings``, not of a
+    temporary table of that name (which kept them, naming the event gone)."""
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    c = stored(office)
+    try:
+        c.execute(text("CREATE TEMPORARY TABLE ratings (member_id varchar(32), "
+                       "event_id varchar(64))"))
+        c.execute(text("INSERT INTO pg_temp.ratings VALUES ('M1', :e)"), {"e": EVENT})
+        c.execute(text("DELETE FROM public.events WHERE id = :e"), {"e": EVENT})
+        c.commit()
+        assert count(c, "SELECT count(*) FROM public.ratings") == 0
+        assert count(c, "SELECT count(*) FROM pg_temp.ratings") == 1  # not the office's
+    finally:
+        c.close()
+        office.engine.dispose()
+
+
+def test_a_function_put_first_on_the_search_path_does_not_fool_the_checks() -> None:
+    """PostgreSQL: a user who may make a schema puts a ``current_setting`` of their own
+    first on the path, which says READ COMMITTED, then deletes a rated member from a
+    REPEATABLE READ transaction whose snapshot is older than its rows: refused, since
+    the triggers run with the path set to pg_catalog."""
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    c = stored(office)
+    try:
+        with other.connect() as old:
+            old.execute(text("CREATE SCHEMA IF NOT EXISTS liar"))
+            old.execute(text("CREATE OR REPLACE FUNCTION liar.current_setting(text) RETURNS "
+                             "text LANGUAGE sql AS $$ SELECT 'read committed'::text $$"))
+            old.commit()
+            old.execute(text("BEGIN ISOLATION LEVEL REPEATABLE READ"))
+            old.execute(text("SET LOCAL search_path = liar, pg_catalog, public"))
+            old.execute(text("SELECT count(*) FROM public.ratings"))  # its snapshot
+            insert(c, [a_row(EVENT, "M2", 2)])
+            c.commit()
+            with pytest.raises(DBAPIError, match="refused in a repeatable read transaction"):
+                old.execute(text("DELETE FROM public.members WHERE id = 'M2'"))
+            old.rollback()
+        assert count(c, "SELECT count(*) FROM members WHERE id = 'M2'") == 1
+    finally:
+        c.close()
+        with other.begin() as d:
+            d.execute(text("DROP SCHEMA IF EXISTS liar CASCADE"))
+        other.dispose()
+        office.engine.dispose()
+
+
+def test_a_member_deleted_and_made_again_meanwhile_is_named_when_refused() -> None:
+    """PostgreSQL: another transaction deletes M2 and inserts it again; a statement that
+    names M2 waits for it, finds the row it would lock gone, and is refused as a key
+    refuses it, naming M2 (its first message named nothing: the lookup of the missing
+    id ran on a newer snapshot, where M2 is there again)."""
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    c = stored(office)
+    outcome: list[BaseException | None] = []
+
+    def write() -> None:
+        with office.engine.connect() as w:
+            try:
+                insert(w, [a_row(EVENT, "M2", 2)])
+                w.commit()
+                outcome.append(None)
+            except Exception as error:  # the driver's own error: insert_many is raw
+                outcome.append(error)
+
+    try:
+        with other.connect() as d:
+            d.execute(text("DELETE FROM members WHERE id = 'M2'"))
+            d.execute(text("INSERT INTO members (id, name) VALUES ('M2', 'Again')"))
+            writing = threading.Thread(target=write)
+            writing.start()
+            writing.join(timeout=1.0)
+            waited = writing.is_alive()
+            d.commit()
+        writing.join(timeout=30)
+        assert waited, "the write did not wait for the member's row"
+        assert len(outcome) == 1 and isinstance(outcome[0], REFUSED), outcome
+        assert "names member M2," in str(outcome[0])
+    finally:
+        c.close()
+        other.dispose()
+        office.engine.dispose()

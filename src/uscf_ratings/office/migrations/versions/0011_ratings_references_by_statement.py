@@ -25,7 +25,11 @@ database, whoever writes to it:
   (`LATEST_ROWS_ONLY` says why).
 
 The locks are what keep a concurrent transaction from deleting a member between the
-check and the commit: it waits, then finds the rows and is refused. SQLite keeps its
+check and the commit: it waits, then finds the rows and is refused. The functions name
+every table with its schema (the one the migration runs in) and run with
+``search_path`` set to ``pg_catalog, pg_temp``: a temporary table called ``members``,
+or a function ``current_setting`` in a schema a user put first, would otherwise be read
+in place of the real one (a helper's attack, by a writer who owns nothing). SQLite keeps its
 foreign keys, which cost it little (docs/performance.md). Downgrading drops the
 triggers and makes the two keys again, which checks every row already stored.
 
@@ -45,18 +49,26 @@ depends_on = None
 #: each reference of ``ratings`` the triggers keep: its column, the table it names, and
 #: what a message calls a row of it
 REFERENCES = (("member_id", "members", "member"), ("event_id", "events", "event"))
+#: in the SQL below, the schema of the office's tables (`_in_schema`)
+SCHEMA = "@schema@"
+#: how every function runs: built-in functions and operators from pg_catalog, and no
+#: table found by its name alone (each is named with its schema)
+SAFE = "LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp"
 
 
 def _inserted(column: str, table: str, what: str) -> str:
     """The check of one reference after a statement inserted rows (``new_rows``, the
-    statement's transition table): each id named looked up and locked, in one query."""
+    statement's transition table): each id named looked up and locked, in one query;
+    where one is missing, the first of them named (found among those locked, so that a
+    row changed meanwhile cannot hide it)."""
     return f"""
-    IF (SELECT count(*) FROM (SELECT 1 FROM {table} p
-                              WHERE p.id IN (SELECT {column} FROM new_rows)
-                              FOR KEY SHARE OF p) AS locked)
-       <> (SELECT count(DISTINCT {column}) FROM new_rows) THEN
+    SELECT count(*), array_agg(l.id) INTO found, locked
+        FROM (SELECT p.id FROM {SCHEMA}.{table} p
+              WHERE p.id IN (SELECT {column} FROM new_rows) FOR KEY SHARE OF p) AS l;
+    IF found <> (SELECT count(DISTINCT {column}) FROM new_rows) THEN
         SELECT n.{column} INTO missing FROM new_rows n
-            WHERE NOT EXISTS (SELECT 1 FROM {table} p WHERE p.id = n.{column}) LIMIT 1;
+            WHERE NOT EXISTS (SELECT 1 FROM unnest(locked) AS h(id) WHERE h.id = n.{column})
+            LIMIT 1;
         RAISE foreign_key_violation USING
             MESSAGE = format('a row of ratings names {what} %s, which {table} does not hold',
                              missing);
@@ -66,7 +78,7 @@ def _inserted(column: str, table: str, what: str) -> str:
 def _changed(column: str, table: str, what: str) -> str:
     """The check of one reference of a row whose references changed."""
     return f"""
-    PERFORM 1 FROM {table} WHERE id = NEW.{column} FOR KEY SHARE;
+    PERFORM 1 FROM {SCHEMA}.{table} WHERE id = NEW.{column} FOR KEY SHARE;
     IF NOT FOUND THEN
         RAISE foreign_key_violation USING MESSAGE = format(
             'a row of ratings names {what} %s, which {table} does not hold', NEW.{column});
@@ -74,28 +86,31 @@ def _changed(column: str, table: str, what: str) -> str:
 
 
 CHECK_INSERTED = f"""
-CREATE FUNCTION ratings_check_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION {SCHEMA}.ratings_check_inserted() RETURNS trigger {SAFE} AS $$
 DECLARE
+    found bigint;
+    locked text[];
     missing text;
 BEGIN{"".join(_inserted(*reference) for reference in REFERENCES)}
     RETURN NULL;
 END $$;
-CREATE TRIGGER ratings_references_inserted AFTER INSERT ON ratings
+CREATE TRIGGER ratings_references_inserted AFTER INSERT ON {SCHEMA}.ratings
     REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION ratings_check_inserted();
+    FOR EACH STATEMENT EXECUTE FUNCTION {SCHEMA}.ratings_check_inserted();
 """
 
 #: a row's reference changed (never by the office: its re-rates update the numbers, and
 #: a trigger with a column list does not fire for them)
 CHECK_CHANGED = f"""
-CREATE FUNCTION ratings_check_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION {SCHEMA}.ratings_check_changed() RETURNS trigger {SAFE} AS $$
 BEGIN{"".join(_changed(*reference) for reference in REFERENCES)}
     RETURN NEW;
 END $$;
-CREATE TRIGGER ratings_references_changed BEFORE UPDATE OF member_id, event_id ON ratings
+CREATE TRIGGER ratings_references_changed BEFORE UPDATE OF member_id, event_id
+    ON {SCHEMA}.ratings
     FOR EACH ROW WHEN (OLD.member_id IS DISTINCT FROM NEW.member_id
                        OR OLD.event_id IS DISTINCT FROM NEW.event_id)
-    EXECUTE FUNCTION ratings_check_changed();
+    EXECUTE FUNCTION {SCHEMA}.ratings_check_changed();
 """
 
 #: what the triggers on a parent table (a member, an event) read of ``ratings`` is what
@@ -116,11 +131,12 @@ LATEST_ROWS_ONLY = """
 #: a parent row (a member, an event) that rows of ratings name: not removed, its id not
 #: changed; ``TG_ARGV[0]``: the column of ratings that names it
 KEEP_NAMED = f"""
-CREATE FUNCTION ratings_keep_named() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION {SCHEMA}.ratings_keep_named() RETURNS trigger {SAFE} AS $$
 DECLARE
     named boolean;
 BEGIN{LATEST_ROWS_ONLY}
-    EXECUTE format('SELECT EXISTS (SELECT 1 FROM ratings WHERE %I = $1)', TG_ARGV[0])
+    EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I.ratings WHERE %I = $1)',
+                   TG_TABLE_SCHEMA, TG_ARGV[0])
         INTO named USING OLD.id;
     IF named THEN
         RAISE foreign_key_violation USING MESSAGE = format(
@@ -132,41 +148,41 @@ BEGIN{LATEST_ROWS_ONLY}
     END IF;
     RETURN NEW;
 END $$;
-CREATE TRIGGER ratings_keep_member BEFORE DELETE ON members
-    FOR EACH ROW EXECUTE FUNCTION ratings_keep_named('member_id');
-CREATE TRIGGER ratings_keep_member_id BEFORE UPDATE OF id ON members
+CREATE TRIGGER ratings_keep_member BEFORE DELETE ON {SCHEMA}.members
+    FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.ratings_keep_named('member_id');
+CREATE TRIGGER ratings_keep_member_id BEFORE UPDATE OF id ON {SCHEMA}.members
     FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id)
-    EXECUTE FUNCTION ratings_keep_named('member_id');
-CREATE TRIGGER ratings_keep_event_id BEFORE UPDATE OF id ON events
+    EXECUTE FUNCTION {SCHEMA}.ratings_keep_named('member_id');
+CREATE TRIGGER ratings_keep_event_id BEFORE UPDATE OF id ON {SCHEMA}.events
     FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id)
-    EXECUTE FUNCTION ratings_keep_named('event_id');
+    EXECUTE FUNCTION {SCHEMA}.ratings_keep_named('event_id');
 """
 
 #: an event deleted takes its rows of ratings with it (the key's ON DELETE CASCADE)
 CASCADE = f"""
-CREATE FUNCTION ratings_of_deleted_event() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION {SCHEMA}.ratings_of_deleted_event() RETURNS trigger {SAFE} AS $$
 BEGIN{LATEST_ROWS_ONLY}
-    DELETE FROM ratings WHERE event_id = OLD.id;
+    DELETE FROM {SCHEMA}.ratings WHERE event_id = OLD.id;
     RETURN NULL;
 END $$;
-CREATE TRIGGER ratings_cascade AFTER DELETE ON events
-    FOR EACH ROW EXECUTE FUNCTION ratings_of_deleted_event();
+CREATE TRIGGER ratings_cascade AFTER DELETE ON {SCHEMA}.events
+    FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.ratings_of_deleted_event();
 """
 
 #: TRUNCATE runs no row trigger: refused while ratings holds a row, as for a key
 NO_TRUNCATE = f"""
-CREATE FUNCTION ratings_keep_parents() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION {SCHEMA}.ratings_keep_parents() RETURNS trigger {SAFE} AS $$
 BEGIN{LATEST_ROWS_ONLY}
-    IF EXISTS (SELECT 1 FROM ratings) THEN
+    IF EXISTS (SELECT 1 FROM {SCHEMA}.ratings) THEN
         RAISE foreign_key_violation USING MESSAGE = format(
             'ratings names rows of %s: it cannot be truncated', TG_TABLE_NAME);
     END IF;
     RETURN NULL;
 END $$;
-CREATE TRIGGER ratings_keep_members BEFORE TRUNCATE ON members
-    FOR EACH STATEMENT EXECUTE FUNCTION ratings_keep_parents();
-CREATE TRIGGER ratings_keep_events BEFORE TRUNCATE ON events
-    FOR EACH STATEMENT EXECUTE FUNCTION ratings_keep_parents();
+CREATE TRIGGER ratings_keep_members BEFORE TRUNCATE ON {SCHEMA}.members
+    FOR EACH STATEMENT EXECUTE FUNCTION {SCHEMA}.ratings_keep_parents();
+CREATE TRIGGER ratings_keep_events BEFORE TRUNCATE ON {SCHEMA}.events
+    FOR EACH STATEMENT EXECUTE FUNCTION {SCHEMA}.ratings_keep_parents();
 """
 
 TRIGGERS = (("ratings_references_inserted", "ratings"), ("ratings_references_changed", "ratings"),
@@ -175,6 +191,13 @@ TRIGGERS = (("ratings_references_inserted", "ratings"), ("ratings_references_cha
             ("ratings_keep_members", "members"), ("ratings_keep_events", "events"))
 FUNCTIONS = ("ratings_check_inserted", "ratings_check_changed", "ratings_keep_named",
              "ratings_of_deleted_event", "ratings_keep_parents")
+
+
+def _in_schema(sql: str) -> str:
+    """``sql`` with `SCHEMA` the schema the migration runs in (where the office's tables
+    are: the first of the connection's search path), quoted as an identifier."""
+    schema = str(op.get_bind().exec_driver_sql("SELECT current_schema()").scalar_one())
+    return sql.replace(SCHEMA, '"' + schema.replace('"', '""') + '"')
 
 
 def _keys_of_ratings() -> list[tuple[str, str]]:
@@ -194,15 +217,15 @@ def upgrade() -> None:
     for name, _ in _keys_of_ratings():
         op.drop_constraint(name, "ratings", type_="foreignkey")
     for statement in (CHECK_INSERTED, CHECK_CHANGED, KEEP_NAMED, CASCADE, NO_TRUNCATE):
-        op.execute(statement)
+        op.execute(_in_schema(statement))
 
 
 def downgrade() -> None:
     if op.get_context().dialect.name != "postgresql":
         return
     for trigger, table in TRIGGERS:
-        op.execute(f"DROP TRIGGER {trigger} ON {table}")
+        op.execute(_in_schema(f"DROP TRIGGER {trigger} ON {SCHEMA}.{table}"))
     for function in FUNCTIONS:
-        op.execute(f"DROP FUNCTION {function}()")
+        op.execute(_in_schema(f"DROP FUNCTION {SCHEMA}.{function}()"))
     op.create_foreign_key(None, "ratings", "members", ["member_id"], ["id"])
     op.create_foreign_key(None, "ratings", "events", ["event_id"], ["id"], ondelete="CASCADE")
