@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import date
 
 import pytest
 from alembic import command
-from sqlalchemy import Connection, create_engine, text
+from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from tests.office.conftest import fresh_postgres, postgres_url, year
 
@@ -141,43 +142,68 @@ def test_an_event_deleted_takes_its_ratings_and_their_match_changes(office: Offi
             for table in ("events", "ratings", "rating_match_changes", "members")] == [0, 0, 0, 2]
 
 
-def test_a_member_being_rated_cannot_be_deleted_by_another_transaction_meanwhile() -> None:
+@dataclass
+class OnPostgres:
+    """An office on PostgreSQL holding `stored`'s rows, a connection to it (``c``), and
+    a second client (``other``)."""
+
+    office: Office
+    c: Connection
+    other: Engine
+
+
+@pytest.fixture
+def on_postgres() -> Iterator[OnPostgres]:
+    """PostgreSQL alone (what SQLite has no room for: another writer at the same time,
+    other statements, temporary tables, schemas); everything closed after the test,
+    whatever it did."""
+    url = postgres_url()
+    fresh_postgres(url)
+    office = Office(url)
+    office.init()
+    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    c = stored(office)
+    try:
+        yield OnPostgres(office, c, other)
+    finally:
+        c.close()
+        other.dispose()
+        office.engine.dispose()
+
+
+def waited(work: Callable[[], None], meanwhile: Callable[[], None]) -> bool:
+    """``work`` run in a thread; whether it was still waiting a second later, when
+    ``meanwhile`` runs (which lets it go on: a commit)."""
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(timeout=1.0)
+    was_waiting = thread.is_alive()
+    meanwhile()
+    thread.join(timeout=30)
+    return was_waiting
+
+
+def test_a_member_being_rated_cannot_be_deleted_by_another_transaction_meanwhile(
+        on_postgres: OnPostgres) -> None:
     """PostgreSQL: a transaction writes rows naming M2 and has not committed; another
     deletes M2. The delete waits for the first (the rows lock M2 as a key would), then
     is refused, since M2 is rated by then. Without the lock it would have found no rows
     and deleted M2 under them."""
-    office_url = postgres_url()  # SQLite has one writer at a time: no other can delete
-    fresh_postgres(office_url)
-    office = Office(office_url)
-    office.init()
-    other = create_engine(office_url.replace("postgresql://", "postgresql+psycopg://", 1))
-    outcome: list[BaseException | None] = []
+    c, outcome = on_postgres.c, []
 
     def delete() -> None:
         try:
-            with other.begin() as d:
+            with on_postgres.other.begin() as d:
                 d.execute(text("SET LOCAL lock_timeout = '20s'"))  # never a hung suite
                 d.execute(text("DELETE FROM members WHERE id = 'M2'"))
             outcome.append(None)
         except DBAPIError as error:
             outcome.append(error)
 
-    c = stored(office)
-    try:
-        insert(c, [a_row(EVENT, "M2", 2)])  # not committed
-        deleting = threading.Thread(target=delete)
-        deleting.start()
-        deleting.join(timeout=1.0)
-        waited = deleting.is_alive()
-        c.commit()
-        deleting.join(timeout=30)
-        assert waited, "the delete did not wait for the rows naming M2"
-        assert len(outcome) == 1 and isinstance(outcome[0], IntegrityError), outcome
-        assert count(c, "SELECT count(*) FROM members WHERE id = 'M2'") == 1
-    finally:
-        c.close()
-        other.dispose()
-        office.engine.dispose()
+    insert(c, [a_row(EVENT, "M2", 2)])  # not committed
+    assert waited(delete, c.commit), "the delete did not wait for the rows naming M2"
+    assert len(outcome) == 1 and isinstance(outcome[0], IntegrityError), outcome
+    assert count(c, "SELECT count(*) FROM members WHERE id = 'M2'") == 1
 
 
 def keys_of_ratings(c: Connection) -> int:
@@ -234,58 +260,42 @@ OTHER_DOORS = {
 
 
 @pytest.mark.parametrize("door", sorted(OTHER_DOORS))
-def test_every_other_statement_that_writes_ratings_is_checked_too(door: str) -> None:
-    url = postgres_url()  # SQLite's keys check every row of every statement alike
-    fresh_postgres(url)
-    office = Office(url)
-    office.init()
-    c = stored(office)
-    try:
-        with pytest.raises(IntegrityError, match="names member NOBODY"):
-            c.execute(text(OTHER_DOORS[door]))
-        c.rollback()
-        assert count(c, "SELECT count(*) FROM ratings WHERE member_id = 'NOBODY'") == 0
-    finally:
-        c.close()
-        office.engine.dispose()
+def test_every_other_statement_that_writes_ratings_is_checked_too(
+        door: str, on_postgres: OnPostgres) -> None:
+    c = on_postgres.c  # (SQLite's keys check every row of every statement alike)
+    with pytest.raises(IntegrityError, match="names member NOBODY"):
+        c.execute(text(OTHER_DOORS[door]))
+    c.rollback()
+    assert count(c, "SELECT count(*) FROM ratings WHERE member_id = 'NOBODY'") == 0
 
 
-def test_a_transaction_reading_an_older_snapshot_cannot_remove_what_ratings_may_name() -> None:
+def test_a_transaction_reading_an_older_snapshot_cannot_remove_what_ratings_may_name(
+        on_postgres: OnPostgres) -> None:
     """PostgreSQL: a transaction at REPEATABLE READ or SERIALIZABLE reads the rows of
     its start. Another commits rows naming M2 after that; deleting M2, renaming it,
     deleting the event or truncating would not see them, and leave rows naming what is
     gone (a foreign key reads the latest rows there; a trigger cannot). Each is refused
     at those isolations, whatever the rows, and nothing is removed."""
-    url = postgres_url()
-    fresh_postgres(url)
-    office = Office(url)
-    office.init()
-    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    c = stored(office)
-    try:
-        for isolation in ("REPEATABLE READ", "SERIALIZABLE"):
-            for sql in ("DELETE FROM members WHERE id = 'M2'",
-                        "UPDATE members SET id = 'M9' WHERE id = 'M2'",
-                        f"DELETE FROM events WHERE id = '{EVENT}'",
-                        "TRUNCATE members CASCADE"):
-                with other.connect() as old:
-                    old.execute(text(f"BEGIN ISOLATION LEVEL {isolation}"))
-                    old.execute(text("SELECT count(*) FROM ratings"))  # its snapshot
-                    insert(c, [a_row(EVENT, "M2", 2)])
-                    c.commit()
-                    with pytest.raises(DBAPIError, match="refused in a .* transaction"):
-                        old.execute(text(sql))
-                    old.rollback()
-                c.execute(text("DELETE FROM ratings WHERE section = 2"))
+    c = on_postgres.c
+    for isolation in ("REPEATABLE READ", "SERIALIZABLE"):
+        for sql in ("DELETE FROM members WHERE id = 'M2'",
+                    "UPDATE members SET id = 'M9' WHERE id = 'M2'",
+                    f"DELETE FROM events WHERE id = '{EVENT}'",
+                    "TRUNCATE members CASCADE"):
+            with on_postgres.other.connect() as old:
+                old.execute(text(f"BEGIN ISOLATION LEVEL {isolation}"))
+                old.execute(text("SELECT count(*) FROM ratings"))  # its snapshot
+                insert(c, [a_row(EVENT, "M2", 2)])
                 c.commit()
-        assert count(c, "SELECT count(*) FROM members") == 2
-        assert count(c, "SELECT count(*) FROM ratings") == 1
-        assert count(c, "SELECT count(*) FROM ratings r WHERE NOT EXISTS (SELECT 1 FROM "
-                        "members m WHERE m.id = r.member_id)") == 0
-    finally:
-        c.close()
-        other.dispose()
-        office.engine.dispose()
+                with pytest.raises(DBAPIError, match="refused in a .* transaction"):
+                    old.execute(text(sql))
+                old.rollback()
+            c.execute(text("DELETE FROM ratings WHERE section = 2"))
+            c.commit()
+    assert count(c, "SELECT count(*) FROM members") == 2
+    assert count(c, "SELECT count(*) FROM ratings") == 1
+    assert count(c, "SELECT count(*) FROM ratings r WHERE NOT EXISTS (SELECT 1 FROM "
+                    "members m WHERE m.id = r.member_id)") == 0
 
 
 def test_the_office_writes_at_read_committed_whatever_the_servers_default() -> None:
@@ -334,69 +344,50 @@ SHADOWED = {
 
 
 @pytest.mark.parametrize("attack", sorted(SHADOWED))
-def test_a_temporary_table_named_as_the_offices_does_not_fool_the_checks(attack: str) -> None:
+def test_a_temporary_table_named_as_the_offices_does_not_fool_the_checks(
+        attack: str, on_postgres: OnPostgres) -> None:
     """PostgreSQL: any user may make temporary tables, and the session finds them first
     by name. The triggers name every table with its schema: each attempt is refused,
     and nothing is left naming what is gone."""
-    url = postgres_url()
-    fresh_postgres(url)
-    office = Office(url)
-    office.init()
-    table, sql = SHADOWED[attack]
-    c = stored(office)
-    try:
-        c.execute(text(f"CREATE TEMPORARY TABLE {table}"))
-        with pytest.raises(IntegrityError):
-            for statement in sql.split("; "):
-                c.execute(text(statement))
-        c.rollback()
-        assert count(c, "SELECT count(*) FROM public.ratings r WHERE NOT EXISTS (SELECT 1 "
-                        "FROM public.members m WHERE m.id = r.member_id) OR NOT EXISTS "
-                        "(SELECT 1 FROM public.events e WHERE e.id = r.event_id)") == 0
-        assert count(c, "SELECT count(*) FROM public.members") == 2
-    finally:
-        c.close()
-        office.engine.dispose()
+    c, (table, sql) = on_postgres.c, SHADOWED[attack]
+    c.execute(text(f"CREATE TEMPORARY TABLE {table}"))
+    with pytest.raises(IntegrityError):
+        for statement in sql.split("; "):
+            c.execute(text(statement))
+    c.rollback()
+    assert count(c, "SELECT count(*) FROM public.ratings r WHERE NOT EXISTS (SELECT 1 "
+                    "FROM public.members m WHERE m.id = r.member_id) OR NOT EXISTS "
+                    "(SELECT 1 FROM public.events e WHERE e.id = r.event_id)") == 0
+    assert count(c, "SELECT count(*) FROM public.members") == 2
 
 
-def test_an_event_deleted_beside_a_temporary_ratings_takes_its_own_ratings() -> None:
+def test_an_event_deleted_beside_a_temporary_ratings_takes_its_own_ratings(
+        on_postgres: OnPostgres) -> None:
     """PostgreSQL: the cascade deletes the rows of the office's ``ratings``, not of a
     temporary table of that name (which kept them, naming the event gone)."""
-    url = postgres_url()
-    fresh_postgres(url)
-    office = Office(url)
-    office.init()
-    c = stored(office)
-    try:
-        c.execute(text("CREATE TEMPORARY TABLE ratings (member_id varchar(32), "
-                       "event_id varchar(64))"))
-        c.execute(text("INSERT INTO pg_temp.ratings VALUES ('M1', :e)"), {"e": EVENT})
-        c.execute(text("DELETE FROM public.events WHERE id = :e"), {"e": EVENT})
-        c.commit()
-        assert count(c, "SELECT count(*) FROM public.ratings") == 0
-        assert count(c, "SELECT count(*) FROM pg_temp.ratings") == 1  # not the office's
-    finally:
-        c.close()
-        office.engine.dispose()
+    c = on_postgres.c
+    c.execute(text("CREATE TEMPORARY TABLE ratings (member_id varchar(32), "
+                   "event_id varchar(64))"))
+    c.execute(text("INSERT INTO pg_temp.ratings VALUES ('M1', :e)"), {"e": EVENT})
+    c.execute(text("DELETE FROM public.events WHERE id = :e"), {"e": EVENT})
+    c.commit()
+    assert count(c, "SELECT count(*) FROM public.ratings") == 0
+    assert count(c, "SELECT count(*) FROM pg_temp.ratings") == 1  # not the office's
 
 
-def test_a_function_put_first_on_the_search_path_does_not_fool_the_checks() -> None:
+def test_a_function_put_first_on_the_search_path_does_not_fool_the_checks(
+        on_postgres: OnPostgres) -> None:
     """PostgreSQL: a user who may make a schema puts a ``current_setting`` of their own
     first on the path, which says READ COMMITTED, then deletes a rated member from a
     REPEATABLE READ transaction whose snapshot is older than its rows: refused, since
     the triggers run with the path set to pg_catalog."""
-    url = postgres_url()
-    fresh_postgres(url)
-    office = Office(url)
-    office.init()
-    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    c = stored(office)
-    try:
-        with other.connect() as old:
-            old.execute(text("CREATE SCHEMA IF NOT EXISTS liar"))
-            old.execute(text("CREATE OR REPLACE FUNCTION liar.current_setting(text) RETURNS "
-                             "text LANGUAGE sql AS $$ SELECT 'read committed'::text $$"))
-            old.commit()
+    c = on_postgres.c
+    with on_postgres.other.connect() as old:
+        old.execute(text("CREATE SCHEMA liar"))  # in the test's database, emptied after
+        old.execute(text("CREATE FUNCTION liar.current_setting(text) RETURNS text "
+                         "LANGUAGE sql AS $$ SELECT 'read committed'::text $$"))
+        old.commit()
+        try:
             old.execute(text("BEGIN ISOLATION LEVEL REPEATABLE READ"))
             old.execute(text("SET LOCAL search_path = liar, pg_catalog, public"))
             old.execute(text("SELECT count(*) FROM public.ratings"))  # its snapshot
@@ -404,52 +395,33 @@ def test_a_function_put_first_on_the_search_path_does_not_fool_the_checks() -> N
             c.commit()
             with pytest.raises(DBAPIError, match="refused in a repeatable read transaction"):
                 old.execute(text("DELETE FROM public.members WHERE id = 'M2'"))
+        finally:
             old.rollback()
-        assert count(c, "SELECT count(*) FROM members WHERE id = 'M2'") == 1
-    finally:
-        c.close()
-        with other.begin() as d:
-            d.execute(text("DROP SCHEMA IF EXISTS liar CASCADE"))
-        other.dispose()
-        office.engine.dispose()
+            old.execute(text("DROP SCHEMA liar CASCADE"))
+            old.commit()
+    assert count(c, "SELECT count(*) FROM members WHERE id = 'M2'") == 1
 
 
-def test_a_member_deleted_and_made_again_meanwhile_is_named_when_refused() -> None:
+def test_a_member_deleted_and_made_again_meanwhile_is_named_when_refused(
+        on_postgres: OnPostgres) -> None:
     """PostgreSQL: another transaction deletes M2 and inserts it again; a statement that
     names M2 waits for it, finds the row it would lock gone, and is refused as a key
     refuses it, naming M2 (its first message named nothing: the lookup of the missing
     id ran on a newer snapshot, where M2 is there again)."""
-    url = postgres_url()
-    fresh_postgres(url)
-    office = Office(url)
-    office.init()
-    other = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    c = stored(office)
     outcome: list[BaseException | None] = []
 
     def write() -> None:
-        with office.engine.connect() as w:
+        with on_postgres.office.engine.connect() as w:
             try:
                 insert(w, [a_row(EVENT, "M2", 2)])
                 w.commit()
                 outcome.append(None)
-            except Exception as error:  # the driver's own error: insert_many is raw
+            except REFUSED as error:  # the driver's own error: insert_many is raw
                 outcome.append(error)
 
-    try:
-        with other.connect() as d:
-            d.execute(text("DELETE FROM members WHERE id = 'M2'"))
-            d.execute(text("INSERT INTO members (id, name) VALUES ('M2', 'Again')"))
-            writing = threading.Thread(target=write)
-            writing.start()
-            writing.join(timeout=1.0)
-            waited = writing.is_alive()
-            d.commit()
-        writing.join(timeout=30)
-        assert waited, "the write did not wait for the member's row"
-        assert len(outcome) == 1 and isinstance(outcome[0], REFUSED), outcome
-        assert "names member M2," in str(outcome[0])
-    finally:
-        c.close()
-        other.dispose()
-        office.engine.dispose()
+    with on_postgres.other.connect() as d:
+        d.execute(text("DELETE FROM members WHERE id = 'M2'"))
+        d.execute(text("INSERT INTO members (id, name) VALUES ('M2', 'Again')"))
+        assert waited(write, d.commit), "the write did not wait for the member's row"
+    assert len(outcome) == 1 and isinstance(outcome[0], REFUSED), outcome
+    assert "names member M2," in str(outcome[0])
