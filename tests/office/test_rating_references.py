@@ -6,6 +6,7 @@ migration itself, at 0010 and back (tests/office/conftest.py runs each on both).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -425,3 +426,39 @@ def test_a_member_deleted_and_made_again_meanwhile_is_named_when_refused(
         assert waited(write, d.commit), "the write did not wait for the member's row"
     assert len(outcome) == 1 and isinstance(outcome[0], REFUSED), outcome
     assert "names member M2," in str(outcome[0])
+
+
+def test_a_writer_needs_only_the_grants_a_key_needed(on_postgres: OnPostgres) -> None:
+    """PostgreSQL: a role allowed to insert into ratings, and to delete events, and no
+    more. A key's checks run with the owner's rights, and so do the triggers: its good
+    row is stored, its row naming a missing member refused, and the event it deletes
+    takes its ratings (with the writer's own rights, the check could not lock the
+    member, nor the cascade delete the ratings: refused, for want of grants)."""
+    c, writer = on_postgres.c, f"uscf_writer_{os.getpid()}"
+    c.execute(text(f"CREATE ROLE {writer}"))
+    c.execute(text(f"GRANT USAGE ON SCHEMA public TO {writer}"))  # (made again: no grant)
+    c.execute(text(f"GRANT INSERT ON ratings TO {writer}"))
+    c.execute(text(f"GRANT SELECT, DELETE ON events TO {writer}"))
+    c.commit()
+    row = ("INSERT INTO ratings (event_id, section, member_id, system, end_date, start_date) "
+           "VALUES ('REF1', 4, :member, 'R', '2026-03-01', '2026-03-01')")
+    try:
+        c.execute(text(f"SET ROLE {writer}"))
+        c.execute(text(row), {"member": "M2"})
+        with pytest.raises(IntegrityError, match="names member NOBODY"):
+            with c.begin_nested():  # the refusal undone alone: the good row stays
+                c.execute(text(row), {"member": "NOBODY"})
+        c.commit()
+        c.execute(text("RESET ROLE"))
+        assert count(c, "SELECT count(*) FROM ratings") == 2  # stored's, and the good row
+        c.execute(text(f"SET ROLE {writer}"))
+        c.execute(text("DELETE FROM events WHERE id = :e"), {"e": EVENT})
+        c.commit()
+    finally:
+        c.rollback()
+        c.execute(text("RESET ROLE"))
+        c.execute(text(f"DROP OWNED BY {writer}"))
+        c.execute(text(f"DROP ROLE {writer}"))
+        c.commit()
+    assert count(c, "SELECT count(*) FROM ratings") == 0
+    assert count(c, "SELECT count(*) FROM events") == 0

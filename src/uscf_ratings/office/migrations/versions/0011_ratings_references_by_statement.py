@@ -25,11 +25,12 @@ database, whoever writes to it:
   (`LATEST_ROWS_ONLY` says why).
 
 The locks are what keep a concurrent transaction from deleting a member between the
-check and the commit: it waits, then finds the rows and is refused. The functions name
-every table with its schema (the one the migration runs in) and run with
-``search_path`` set to ``pg_catalog, pg_temp``: a temporary table called ``members``,
-or a function ``current_setting`` in a schema a user put first, would otherwise be read
-in place of the real one (a helper's attack, by a writer who owns nothing). SQLite keeps its
+check and the commit: it waits, then finds the rows and is refused. The functions run
+with the owner's rights, as a key's checks do (`SAFE`). They name every table with its
+schema (the one the migration runs in) and run with ``search_path`` set to
+``pg_catalog, pg_temp``: a temporary table called ``members``, or a function
+``current_setting`` in a schema a user put first, would otherwise be read in place of
+the real one (a helper's attack, by a writer who owns nothing). SQLite keeps its
 foreign keys, which cost it little (docs/performance.md). Downgrading drops the
 triggers and makes the two keys again, which checks every row already stored.
 
@@ -51,9 +52,12 @@ depends_on = None
 REFERENCES = (("member_id", "members", "member"), ("event_id", "events", "event"))
 #: in the SQL below, the schema of the office's tables (`_in_schema`)
 SCHEMA = "@schema@"
-#: how every function runs: built-in functions and operators from pg_catalog, and no
-#: table found by its name alone (each is named with its schema)
-SAFE = "LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp"
+#: how every function runs: with the rights of the tables' owner, as a key's checks run
+#: (a writer allowed to insert into ratings need not be allowed to lock members, nor
+#: one allowed to delete events to delete ratings); built-in functions and operators
+#: from pg_catalog, and no table found by its name alone (each is named with its
+#: schema), as PostgreSQL's advice for such functions says
+SAFE = "LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
 
 
 def _inserted(column: str, table: str, what: str) -> str:
@@ -62,10 +66,10 @@ def _inserted(column: str, table: str, what: str) -> str:
     where one is missing, the first of them named (found among those locked, so that a
     row changed meanwhile cannot hide it)."""
     return f"""
-    SELECT count(*), array_agg(l.id) INTO found, locked
+    SELECT count(*), array_agg(l.id) INTO held, locked
         FROM (SELECT p.id FROM {SCHEMA}.{table} p
               WHERE p.id IN (SELECT {column} FROM new_rows) FOR KEY SHARE OF p) AS l;
-    IF found <> (SELECT count(DISTINCT {column}) FROM new_rows) THEN
+    IF held <> (SELECT count(DISTINCT {column}) FROM new_rows) THEN
         SELECT n.{column} INTO missing FROM new_rows n
             WHERE NOT EXISTS (SELECT 1 FROM unnest(locked) AS h(id) WHERE h.id = n.{column})
             LIMIT 1;
@@ -88,7 +92,7 @@ def _changed(column: str, table: str, what: str) -> str:
 CHECK_INSERTED = f"""
 CREATE FUNCTION {SCHEMA}.ratings_check_inserted() RETURNS trigger {SAFE} AS $$
 DECLARE
-    found bigint;
+    held bigint;  -- not "found", which is PL/pgSQL's own
     locked text[];
     missing text;
 BEGIN{"".join(_inserted(*reference) for reference in REFERENCES)}
