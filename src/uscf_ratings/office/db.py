@@ -378,10 +378,11 @@ def copy_types(table: str, columns: tuple[str, ...]) -> tuple[str, ...] | None:
     """The type of each of ``columns`` of the office's ``table`` as a binary COPY sends
     it (`Driver.insert_many`); None where one is not in `_COPY_TYPES` (the COPY is then
     in text, which the server parses). In binary, the server reads each value as it is
-    (8 bytes for a float) and psycopg writes it in C: the year's ratings rows (518,052)
-    took the command 0.3 s of CPU rather than 1.2 s, and the server about a tenth less
-    (docs/performance.md). The schema check every command makes holds the database's
-    types to these; a test compares them with PostgreSQL's catalogue."""
+    (8 bytes for a float) and psycopg writes it in C: a COPY of the year's 518,052
+    ratings rows alone took the command 0.3 s of CPU rather than 1.2 s, and a tenth less
+    time in all (docs/performance.md, "The ninth session"). The schema check every
+    command makes holds the database's types to these; a test compares them with
+    PostgreSQL's catalogue."""
     from .schema import metadata
 
     found = []
