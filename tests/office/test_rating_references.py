@@ -17,6 +17,7 @@ import pytest
 from alembic import command
 from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from tests.conftest import skip_or_fail
 from tests.office.conftest import fresh_postgres, postgres_url, year
 
 from uscf_ratings.office.db import _alembic_config, writing
@@ -264,6 +265,9 @@ OTHER_DOORS = {
 def test_every_other_statement_that_writes_ratings_is_checked_too(
         door: str, on_postgres: OnPostgres) -> None:
     c = on_postgres.c  # (SQLite's keys check every row of every statement alike)
+    version = int(c.execute(text("SHOW server_version_num")).scalar_one())
+    if door.startswith("MERGE") and version < 150000:  # MERGE came with PostgreSQL 15
+        skip_or_fail(f"this PostgreSQL ({version}) has no MERGE: nobody can write by it")
     with pytest.raises(IntegrityError, match="names member NOBODY"):
         c.execute(text(OTHER_DOORS[door]))
     c.rollback()
