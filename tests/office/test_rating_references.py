@@ -1,8 +1,11 @@
 """No rating names a member or an event the office does not hold, whoever writes to the
 database: on SQLite by its foreign keys, on PostgreSQL by the triggers of migration 0011,
 checked once a statement. Each test writes as a careless or hostile user would, with
-plain SQL beside the office, and expects the same refusal from both databases; then the
-migration itself, at 0010 and back (tests/office/conftest.py runs each on both)."""
+plain SQL beside the office, and expects the same refusal from both databases
+(tests/office/conftest.py runs those with an ``office`` on both); what SQLite has no room
+for (a second writer at the same time, other statements, temporary tables, schemas,
+roles) runs on PostgreSQL alone (`on_postgres`). Last, the migration itself, at 0010 and
+back."""
 
 from __future__ import annotations
 
@@ -79,7 +82,9 @@ def insert(c: Connection, rows: list[tuple[object, ...]]) -> None:
     PostgreSQL, `Driver.insert_many`)."""
     from uscf_ratings.office.db import Driver
 
-    Driver(c).insert_many("ratings", ROW_ORDER, rows)
+    driver = Driver(c)  # its dates as the office binds them (text, in SQLite)
+    driver.insert_many("ratings", ROW_ORDER, [
+        tuple(driver.date(v) if isinstance(v, date) else v for v in row) for row in rows])
 
 
 def count(c: Connection, sql: str) -> int:
