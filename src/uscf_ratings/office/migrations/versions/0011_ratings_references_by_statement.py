@@ -50,7 +50,7 @@ depends_on = None
 #: each reference of ``ratings`` the triggers keep: its column, the table it names, and
 #: what a message calls a row of it
 REFERENCES = (("member_id", "members", "member"), ("event_id", "events", "event"))
-#: in the SQL below, the schema of the office's tables (`_in_schema`)
+#: in the SQL below, the schema of the office's tables (`_schema`)
 SCHEMA = "@schema@"
 #: how every function runs: with the rights of the tables' owner, as a key's checks run
 #: (a writer allowed to insert into ratings need not be allowed to lock members, nor
@@ -197,11 +197,11 @@ FUNCTIONS = ("ratings_check_inserted", "ratings_check_changed", "ratings_keep_na
              "ratings_of_deleted_event", "ratings_keep_parents")
 
 
-def _in_schema(sql: str) -> str:
-    """``sql`` with `SCHEMA` the schema the migration runs in (where the office's tables
-    are: the first of the connection's search path), quoted as an identifier."""
+def _schema() -> str:
+    """The schema the migration runs in (where the office's tables are: the first of the
+    connection's search path), quoted as an identifier, to put for `SCHEMA`."""
     schema = str(op.get_bind().exec_driver_sql("SELECT current_schema()").scalar_one())
-    return sql.replace(SCHEMA, '"' + schema.replace('"', '""') + '"')
+    return '"' + schema.replace('"', '""') + '"'
 
 
 def _keys_of_ratings() -> list[tuple[str, str]]:
@@ -220,16 +220,18 @@ def upgrade() -> None:
         return  # SQLite keeps its foreign keys
     for name, _ in _keys_of_ratings():
         op.drop_constraint(name, "ratings", type_="foreignkey")
+    schema = _schema()
     for statement in (CHECK_INSERTED, CHECK_CHANGED, KEEP_NAMED, CASCADE, NO_TRUNCATE):
-        op.execute(_in_schema(statement))
+        op.execute(statement.replace(SCHEMA, schema))
 
 
 def downgrade() -> None:
     if op.get_context().dialect.name != "postgresql":
         return
+    schema = _schema()
     for trigger, table in TRIGGERS:
-        op.execute(_in_schema(f"DROP TRIGGER {trigger} ON {SCHEMA}.{table}"))
+        op.execute(f"DROP TRIGGER {trigger} ON {schema}.{table}")
     for function in FUNCTIONS:
-        op.execute(_in_schema(f"DROP FUNCTION {SCHEMA}.{function}()"))
+        op.execute(f"DROP FUNCTION {schema}.{function}()")
     op.create_foreign_key(None, "ratings", "members", ["member_id"], ["id"])
     op.create_foreign_key(None, "ratings", "events", ["event_id"], ["id"], ondelete="CASCADE")
